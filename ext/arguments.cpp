@@ -1,0 +1,106 @@
+/* Argument parsing for METH_FASTCALL | METH_KEYWORDS functions, without building
+ * tuples or dicts on the hot path. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int nnames,
+                    int required, int max_positional, PyObject **values)
+{
+    for (int i = 0; i < nnames; ++i) {
+        values[i] = NULL;
+    }
+    if (nargs > max_positional) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)",
+                     fname, max_positional, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; ++i) {
+        values[i] = args[i];
+    }
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        const char *name = PyUnicode_AsUTF8(key);
+        if (name == NULL) {
+            return -1;
+        }
+        int found = -1;
+        for (int i = 0; i < nnames; ++i) {
+            if (strcmp(name, names[i]) == 0) {
+                found = i;
+                break;
+            }
+        }
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
+                         fname, name);
+            return -1;
+        }
+        if (values[found] != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
+                         fname, name);
+            return -1;
+        }
+        values[found] = args[nargs + k];
+    }
+    for (int i = 0; i < required; ++i) {
+        if (values[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)",
+                         fname, names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int parse_where(PyObject *value, Where *where)
+{
+    if (value == NULL || value == Py_None) {
+        *where = WHERE_AUTO;
+        return 0;
+    }
+    if (!PyUnicode_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "device must be 'auto', 'cpu' or 'cuda', not %.100s",
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(value);
+    if (s == NULL) {
+        return -1;
+    }
+    if (strcmp(s, "auto") == 0) {
+        *where = WHERE_AUTO;
+    }
+    else if (strcmp(s, "cpu") == 0) {
+        *where = WHERE_CPU;
+    }
+    else if (strcmp(s, "cuda") == 0 || strcmp(s, "gpu") == 0) {
+        *where = WHERE_CUDA;
+    }
+    else {
+        PyErr_Format(PyExc_ValueError, "device must be 'auto', 'cpu' or 'cuda', not '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sizes from which the GPU, data transfers included, beats NumPy on the CPU; set
+ * from bench/run.py's measurements, overridable with MYMODULE_AUTO_THRESHOLD. */
+int64_t auto_threshold(const char *operation)
+{
+    static int64_t from_env = -2;
+    if (from_env == -2) {
+        const char *v = getenv("MYMODULE_AUTO_THRESHOLD");
+        from_env = (v != NULL && v[0] != '\0') ? strtoll(v, NULL, 10) : -1;
+    }
+    if (from_env >= 0) {
+        return from_env;
+    }
+    if (strcmp(operation, "sum") == 0) {
+        return (int64_t)1 << 22;
+    }
+    return (int64_t)1 << 21;
+}

@@ -1,0 +1,141 @@
+/* Shared declarations of the myModule extension (compiled as C++ by g++). */
+#ifndef MYMODULE_COMMON_H
+#define MYMODULE_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL myModule_ARRAY_API
+#ifndef MYMODULE_IMPORT_ARRAY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "vectorAdd.h"
+
+/* ---- errors.cpp: status codes to the exceptions of myModule._errors ---- */
+int errors_init(void);
+/* Raises the exception that matches `status` (details from va_last_error) and
+ * returns NULL. */
+PyObject *raise_status(va_status status);
+/* CudaUnavailableError for `what` when no GPU can be used; NULL with it set, or
+ * 0 returned when CUDA is usable. */
+int require_cuda(const char *what);
+/* TypeError naming the supported dtypes. */
+PyObject *raise_unsupported_dtype(PyObject *dtype_or_object);
+
+/* ---- dtypes.cpp ---- */
+/* 0 and *out set when `descr` is one of the supported dtypes (either byte order). */
+int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out);
+/* New reference to the native NumPy dtype of `dtype`. */
+PyArray_Descr *descr_from_va(va_dtype dtype);
+const char *va_dtype_name(va_dtype dtype);
+
+/* ---- arguments.cpp: vectorcall argument parsing ---- */
+/* Fills values[i] (borrowed, NULL when absent) for names[0..nnames) from positional
+ * args (at most max_positional) and keywords; the first `required` are required.
+ * Returns 0, or -1 with TypeError set. */
+int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int nnames,
+                    int required, int max_positional, PyObject **values);
+
+typedef enum { WHERE_AUTO = 0, WHERE_CPU = 1, WHERE_CUDA = 2 } Where;
+/* device="auto" | "cpu" | "cuda" (None means "auto"). */
+int parse_where(PyObject *value, Where *where);
+/* Element count from which device="auto" sends host data to the GPU. */
+int64_t auto_threshold(const char *operation);
+
+/* ---- devicearray.cpp ---- */
+typedef struct {
+    PyObject_HEAD
+    void *data;            /* element [0, ..., 0], in GPU (or managed) memory */
+    void *allocation;      /* memory this object frees, NULL for a view */
+    size_t allocation_bytes;
+    int device;
+    int managed;           /* allocation is CUDA managed memory */
+    va_dtype dtype;
+    int ndim;
+    int64_t shape[VA_MAX_NDIM];
+    int64_t strides[VA_MAX_NDIM]; /* bytes */
+    PyObject *owner;       /* keeps someone else's memory alive (a producer, a capsule) */
+    PyObject *weakreflist;
+} DeviceArrayObject;
+
+extern PyTypeObject DeviceArray_Type;
+#define DeviceArray_Check(op) PyObject_TypeCheck((op), &DeviceArray_Type)
+
+int devicearray_init(PyObject *module);
+/* A new C-contiguous array from the library's pool. */
+DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
+                                     int managed);
+/* A view of memory owned by `owner` (borrowed; a new reference is kept). */
+DeviceArrayObject *devicearray_view(void *data, int device, va_dtype dtype, int ndim,
+                                    const int64_t *shape, const int64_t *strides,
+                                    PyObject *owner);
+/* Copies a host array (any layout, supported dtype) to `device`. */
+DeviceArrayObject *devicearray_from_host(PyArrayObject *array, int device, int managed);
+/* A new NumPy array holding the data; waits for queued work. */
+PyObject *devicearray_to_host(DeviceArrayObject *self);
+/* A C-contiguous copy on the same device (or a new reference when already so). */
+DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self);
+void devicearray_describe(const DeviceArrayObject *self, va_array *view);
+int devicearray_is_c_contiguous(const DeviceArrayObject *self);
+
+/* ---- interop.cpp: arrays of other GPU libraries ---- */
+/* A DeviceArray view of `obj` when it exports __cuda_array_interface__ or
+ * __dlpack__ on a CUDA device; Py_None (new reference) when it exports neither;
+ * NULL with an exception on a malformed export. */
+PyObject *interop_import(PyObject *obj);
+/* After the library wrote into `obj`'s memory: make its stream wait for us. */
+int interop_after_write(PyObject *obj, int device);
+/* from_dlpack(x): x must export __dlpack__ on a CUDA device. */
+PyObject *interop_from_dlpack(PyObject *obj);
+/* DeviceArray's exports: __cuda_array_interface__, __dlpack__, __dlpack_device__. */
+PyObject *devicearray_cai(PyObject *self, void *closure);
+PyObject *devicearray_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames);
+PyObject *devicearray_dlpack_device(PyObject *self, PyObject *unused);
+
+/* ---- operands.cpp ---- */
+typedef enum { KIND_ARRAY = 0, KIND_WEAK_INT = 1, KIND_WEAK_FLOAT = 2 } OperandKind;
+typedef struct {
+    PyObject *original;          /* borrowed */
+    OperandKind kind;
+    va_dtype dtype;              /* for KIND_ARRAY */
+    PyArrayObject *host;         /* new reference: host data (KIND_ARRAY on the host) */
+    DeviceArrayObject *device;   /* new reference: GPU data */
+} Operand;
+
+/* Classifies `obj`; TypeError for unsupported dtypes or kinds. */
+int operand_init(Operand *op, PyObject *obj);
+void operand_clear(Operand *op);
+/* The result dtype of `op` on two operands, NumPy's promotion with Python
+ * scalars taken as weak. */
+va_dtype operand_result_dtype(va_op op, const Operand *a, const Operand *b);
+/* The operand as a host array of `dtype` (weak scalars) or its own dtype,
+ * aligned and in native byte order: a new reference. */
+PyArrayObject *operand_host_array(const Operand *op, va_dtype dtype);
+/* The operand on the GPU `device` (uploaded when it lives on the host). */
+DeviceArrayObject *operand_device_array(const Operand *op, va_dtype dtype, int device);
+
+/* ---- elementwise.cpp, reductions.cpp ---- */
+PyObject *elementwise_call(va_op op, Where forced, int has_forced, const char *fname,
+                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *binary_objects(va_op op, PyObject *a, PyObject *b, PyObject *out, Where where);
+PyObject *mm_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* ---- info.cpp, tutorial.cpp ---- */
+PyObject *mm_cuda_available(PyObject *module, PyObject *unused);
+PyObject *mm_device_count(PyObject *module, PyObject *unused);
+PyObject *mm_device_info(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *mm_runtime_info(PyObject *module, PyObject *unused);
+PyObject *mm_synchronize(PyObject *module, PyObject *unused);
+PyObject *mm_memory_stats(PyObject *module, PyObject *unused);
+PyObject *mm_release_cached(PyObject *module, PyObject *unused);
+PyObject *mm_testing_fault(PyObject *module, PyObject *unused);
+PyObject *mm_helloworld(PyObject *module, PyObject *unused);
+PyObject *mm_fib(PyObject *module, PyObject *arg);
+
+#endif /* MYMODULE_COMMON_H */

@@ -1,0 +1,432 @@
+/* DeviceArray: an n-d array in GPU memory (pooled, managed, or a view of another
+ * library's memory), its attributes, host copies and arithmetic. */
+#include <string.h>
+
+#include "shapes.h"
+
+static int64_t element_count(const DeviceArrayObject *self)
+{
+    int64_t n = 1;
+    for (int d = 0; d < self->ndim; ++d) {
+        n *= self->shape[d];
+    }
+    return n;
+}
+
+void devicearray_describe(const DeviceArrayObject *self, va_array *view)
+{
+    memset(view, 0, sizeof(*view));
+    view->data = self->data;
+    view->dtype = self->dtype;
+    view->ndim = self->ndim;
+    for (int d = 0; d < self->ndim; ++d) {
+        view->shape[d] = self->shape[d];
+        view->strides[d] = self->strides[d];
+    }
+}
+
+int devicearray_is_c_contiguous(const DeviceArrayObject *self)
+{
+    int64_t expected = (int64_t)va_dtype_size(self->dtype);
+    for (int d = self->ndim - 1; d >= 0; --d) {
+        if (self->shape[d] != 1 && self->strides[d] != expected) {
+            return 0;
+        }
+        expected *= self->shape[d];
+    }
+    return 1;
+}
+
+static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, const int64_t *shape)
+{
+    if (ndim < 0 || ndim > VA_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        return NULL;
+    }
+    DeviceArrayObject *self = (DeviceArrayObject *)DeviceArray_Type.tp_alloc(&DeviceArray_Type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->device = device;
+    self->dtype = dtype;
+    self->ndim = ndim;
+    for (int d = 0; d < ndim; ++d) {
+        self->shape[d] = shape[d];
+    }
+    return self;
+}
+
+DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
+                                     int managed)
+{
+    DeviceArrayObject *self = alloc_object(device, dtype, ndim, shape);
+    if (self == NULL) {
+        return NULL;
+    }
+    int64_t stride = (int64_t)va_dtype_size(dtype);
+    for (int d = ndim - 1; d >= 0; --d) {
+        self->strides[d] = stride;
+        stride *= shape[d] > 0 ? shape[d] : 1;
+    }
+    size_t nbytes = (size_t)element_count(self) * va_dtype_size(dtype);
+    va_status st = managed ? va_malloc_managed(device, nbytes, &self->allocation)
+                           : va_malloc(device, nbytes, &self->allocation);
+    if (st != VA_SUCCESS) {
+        self->allocation = NULL;
+        Py_DECREF(self);
+        return (DeviceArrayObject *)raise_status(st);
+    }
+    self->allocation_bytes = nbytes;
+    self->managed = managed;
+    self->data = self->allocation;
+    return self;
+}
+
+DeviceArrayObject *devicearray_view(void *data, int device, va_dtype dtype, int ndim,
+                                    const int64_t *shape, const int64_t *strides, PyObject *owner)
+{
+    DeviceArrayObject *self = alloc_object(device, dtype, ndim, shape);
+    if (self == NULL) {
+        return NULL;
+    }
+    for (int d = 0; d < ndim; ++d) {
+        self->strides[d] = strides[d];
+    }
+    self->data = data;
+    Py_XINCREF(owner);
+    self->owner = owner;
+    return self;
+}
+
+DeviceArrayObject *devicearray_from_host(PyArrayObject *array, int device, int managed)
+{
+    va_dtype dtype;
+    if (va_dtype_from_descr(PyArray_DESCR(array), &dtype) < 0) {
+        return (DeviceArrayObject *)raise_unsupported_dtype((PyObject *)PyArray_DESCR(array));
+    }
+    PyArray_Descr *native = descr_from_va(dtype);
+    if (native == NULL) {
+        return NULL;
+    }
+    PyArrayObject *packed = (PyArrayObject *)PyArray_FromAny(
+        (PyObject *)array, native, 0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, NULL);
+    if (packed == NULL) {
+        return NULL;
+    }
+    Shape shape;
+    DeviceArrayObject *self = NULL;
+    if (shape_of_host(packed, &shape) == 0) {
+        self = devicearray_empty(device, dtype, shape.ndim, shape.dims, managed);
+    }
+    if (self != NULL) {
+        va_status st;
+        size_t nbytes = (size_t)PyArray_NBYTES(packed);
+        Py_BEGIN_ALLOW_THREADS
+        st = va_copy_to_device(device, self->data, PyArray_DATA(packed), nbytes);
+        if (st == VA_SUCCESS && managed) {
+            st = va_synchronize(device);
+        }
+        Py_END_ALLOW_THREADS
+        if (st != VA_SUCCESS) {
+            Py_CLEAR(self);
+            raise_status(st);
+        }
+    }
+    Py_DECREF(packed);
+    return self;
+}
+
+DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self)
+{
+    if (devicearray_is_c_contiguous(self)) {
+        Py_INCREF(self);
+        return self;
+    }
+    DeviceArrayObject *copy = devicearray_empty(self->device, self->dtype, self->ndim, self->shape, 0);
+    if (copy == NULL) {
+        return NULL;
+    }
+    va_array src, dst;
+    devicearray_describe(self, &src);
+    devicearray_describe(copy, &dst);
+    va_status st = va_copy_convert(self->device, &src, &dst);
+    if (st != VA_SUCCESS) {
+        Py_DECREF(copy);
+        return (DeviceArrayObject *)raise_status(st);
+    }
+    return copy;
+}
+
+PyObject *devicearray_to_host(DeviceArrayObject *self)
+{
+    npy_intp dims[VA_MAX_NDIM];
+    for (int d = 0; d < self->ndim; ++d) {
+        dims[d] = (npy_intp)self->shape[d];
+    }
+    PyArrayObject *result =
+        (PyArrayObject *)PyArray_SimpleNewFromDescr(self->ndim, dims, descr_from_va(self->dtype));
+    if (result == NULL) {
+        return NULL;
+    }
+    DeviceArrayObject *packed = devicearray_contiguous(self);
+    if (packed == NULL) {
+        Py_DECREF(result);
+        return NULL;
+    }
+    va_status st;
+    size_t nbytes = (size_t)PyArray_NBYTES(result);
+    Py_BEGIN_ALLOW_THREADS
+    st = va_copy_to_host(packed->device, PyArray_DATA(result), packed->data, nbytes);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(packed);
+    if (st != VA_SUCCESS) {
+        Py_DECREF(result);
+        return raise_status(st);
+    }
+    return (PyObject *)result;
+}
+
+/* ---- the type ---- */
+
+static void devicearray_dealloc(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->weakreflist != NULL) {
+        PyObject_ClearWeakRefs(op);
+    }
+    if (self->allocation != NULL) {
+        /* Errors here (after a sticky fault) have no one to go to. */
+        if (self->managed) {
+            va_free_managed(self->device, self->allocation, self->allocation_bytes);
+        }
+        else {
+            va_free(self->device, self->allocation, self->allocation_bytes);
+        }
+    }
+    Py_XDECREF(self->owner);
+    Py_TYPE(op)->tp_free(op);
+}
+
+static PyObject *int64_tuple(int n, const int64_t *values)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < n; ++i) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+#define SELF ((DeviceArrayObject *)op)
+
+static PyObject *get_shape(PyObject *op, void *) { return int64_tuple(SELF->ndim, SELF->shape); }
+static PyObject *get_strides(PyObject *op, void *) { return int64_tuple(SELF->ndim, SELF->strides); }
+static PyObject *get_ndim(PyObject *op, void *) { return PyLong_FromLong(SELF->ndim); }
+static PyObject *get_size(PyObject *op, void *) { return PyLong_FromLongLong(element_count(SELF)); }
+static PyObject *get_itemsize(PyObject *op, void *)
+{
+    return PyLong_FromSize_t(va_dtype_size(SELF->dtype));
+}
+static PyObject *get_nbytes(PyObject *op, void *)
+{
+    return PyLong_FromLongLong(element_count(SELF) * (int64_t)va_dtype_size(SELF->dtype));
+}
+static PyObject *get_device(PyObject *op, void *) { return PyLong_FromLong(SELF->device); }
+static PyObject *get_ptr(PyObject *op, void *) { return PyLong_FromVoidPtr(SELF->data); }
+static PyObject *get_unified(PyObject *op, void *) { return PyBool_FromLong(SELF->managed); }
+static PyObject *get_dtype(PyObject *op, void *) { return (PyObject *)descr_from_va(SELF->dtype); }
+
+static PyGetSetDef devicearray_getset[] = {
+    {"shape", get_shape, NULL, "tuple of dimensions", NULL},
+    {"strides", get_strides, NULL, "tuple of byte steps per dimension", NULL},
+    {"ndim", get_ndim, NULL, "number of dimensions", NULL},
+    {"size", get_size, NULL, "number of elements", NULL},
+    {"itemsize", get_itemsize, NULL, "bytes per element", NULL},
+    {"nbytes", get_nbytes, NULL, "bytes of all elements", NULL},
+    {"dtype", get_dtype, NULL, "numpy.dtype of the elements", NULL},
+    {"device", get_device, NULL, "index of the GPU that holds the data", NULL},
+    {"ptr", get_ptr, NULL, "address of the first element", NULL},
+    {"unified", get_unified, NULL, "True for CUDA managed (unified) memory", NULL},
+    {"__cuda_array_interface__", devicearray_cai, NULL, "CUDA array interface, version 3", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyObject *da_get(PyObject *op, PyObject *)
+{
+    return devicearray_to_host(SELF);
+}
+
+static PyObject *da_array(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"dtype", "copy"};
+    PyObject *values[2];
+    if (parse_arguments("__array__", args, nargs, kwnames, names, 2, 0, 2, values) < 0) {
+        return NULL;
+    }
+    if (values[1] == Py_False) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a DeviceArray in GPU memory cannot be viewed by NumPy without a copy");
+        return NULL;
+    }
+    PyObject *host = devicearray_to_host(SELF);
+    if (host == NULL || values[0] == NULL || values[0] == Py_None) {
+        return host;
+    }
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_DescrConverter(values[0], &descr)) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    PyObject *cast = PyArray_CastToType((PyArrayObject *)host, descr, 0);
+    Py_DECREF(host);
+    return cast;
+}
+
+static PyMethodDef devicearray_methods[] = {
+    {"get", da_get, METH_NOARGS, "get()\n--\n\nCopy to a new NumPy array (waits for queued work)."},
+    {"__array__", (PyCFunction)(void (*)(void))da_array, METH_FASTCALL | METH_KEYWORDS,
+     "NumPy's conversion: a host copy."},
+    {"__dlpack__", (PyCFunction)(void (*)(void))devicearray_dlpack, METH_FASTCALL | METH_KEYWORDS,
+     "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+     "Export as a DLPack capsule; the consumer's stream waits for the library's work."},
+    {"__dlpack_device__", devicearray_dlpack_device, METH_NOARGS,
+     "(kDLCUDA or kDLCUDAManaged, device index)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *devicearray_repr(PyObject *op)
+{
+    PyObject *host = devicearray_to_host(SELF);
+    if (host == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyObject_Repr(host);
+    Py_DECREF(host);
+    if (r == NULL) {
+        return NULL;
+    }
+    /* "array([...], dtype=...)" becomes "DeviceArray([...], dtype=..., device=N)" */
+    PyObject *body = PyUnicode_Substring(r, 5, PyUnicode_GET_LENGTH(r) - 1);
+    Py_DECREF(r);
+    if (body == NULL) {
+        return NULL;
+    }
+    PyObject *result = PyUnicode_FromFormat("DeviceArray%U, device=%d)", body, SELF->device);
+    Py_DECREF(body);
+    return result;
+}
+
+static Py_ssize_t devicearray_len(PyObject *op)
+{
+    if (SELF->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return (Py_ssize_t)SELF->shape[0];
+}
+
+static PyObject *nb_add(PyObject *a, PyObject *b) { return binary_objects(VA_ADD, a, b, NULL, WHERE_AUTO); }
+static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary_objects(VA_SUBTRACT, a, b, NULL, WHERE_AUTO); }
+static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary_objects(VA_MULTIPLY, a, b, NULL, WHERE_AUTO); }
+static PyObject *nb_div(PyObject *a, PyObject *b) { return binary_objects(VA_DIVIDE, a, b, NULL, WHERE_AUTO); }
+
+static PyNumberMethods devicearray_as_number;
+static PySequenceMethods devicearray_as_sequence;
+static PyBufferProcs devicearray_as_buffer;
+
+/* Managed memory is readable on the host: NumPy can use it in place. */
+static int devicearray_getbuffer(PyObject *op, Py_buffer *view, int flags)
+{
+    if (!SELF->managed) {
+        PyErr_SetString(PyExc_BufferError,
+                        "only unified (managed) DeviceArrays expose the buffer protocol");
+        return -1;
+    }
+    va_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = va_synchronize(SELF->device);
+    Py_END_ALLOW_THREADS
+    if (st != VA_SUCCESS) {
+        raise_status(st);
+        return -1;
+    }
+    Py_ssize_t *dims = (Py_ssize_t *)PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (SELF->ndim + 1));
+    if (dims == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int d = 0; d < SELF->ndim; ++d) {
+        dims[d] = (Py_ssize_t)SELF->shape[d];
+        dims[SELF->ndim + d] = (Py_ssize_t)SELF->strides[d];
+    }
+    static const char *formats[] = {"i", "q", "f", "d"};
+    view->buf = SELF->data;
+    view->obj = op;
+    Py_INCREF(op);
+    view->len = (Py_ssize_t)(element_count(SELF) * (int64_t)va_dtype_size(SELF->dtype));
+    view->readonly = 0;
+    view->itemsize = (Py_ssize_t)va_dtype_size(SELF->dtype);
+    view->format = (flags & PyBUF_FORMAT) ? (char *)formats[SELF->dtype] : NULL;
+    view->ndim = SELF->ndim;
+    view->shape = dims;
+    view->strides = dims + SELF->ndim;
+    view->suboffsets = NULL;
+    view->internal = dims;
+    return 0;
+}
+
+static void devicearray_releasebuffer(PyObject *, Py_buffer *view)
+{
+    PyMem_Free(view->internal);
+}
+
+/* Zero-initialised; filled in by devicearray_init (PyType_Ready sets its type). */
+PyTypeObject DeviceArray_Type;
+
+int devicearray_init(PyObject *module)
+{
+    devicearray_as_number.nb_add = nb_add;
+    devicearray_as_number.nb_subtract = nb_sub;
+    devicearray_as_number.nb_multiply = nb_mul;
+    devicearray_as_number.nb_true_divide = nb_div;
+    devicearray_as_sequence.sq_length = devicearray_len;
+    devicearray_as_buffer.bf_getbuffer = devicearray_getbuffer;
+    devicearray_as_buffer.bf_releasebuffer = devicearray_releasebuffer;
+
+    Py_SET_REFCNT((PyObject *)&DeviceArray_Type, 1);
+    DeviceArray_Type.tp_name = "myModule.DeviceArray";
+    DeviceArray_Type.tp_basicsize = sizeof(DeviceArrayObject);
+    DeviceArray_Type.tp_dealloc = devicearray_dealloc;
+    DeviceArray_Type.tp_repr = devicearray_repr;
+    DeviceArray_Type.tp_as_number = &devicearray_as_number;
+    DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
+    DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
+    DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT;
+    DeviceArray_Type.tp_doc =
+        "An n-d array in GPU memory. Made by to_device(), asarray(), from_dlpack() and the\n"
+        "operations on GPU data; get() or numpy.asarray() copies it to the host.";
+    DeviceArray_Type.tp_weaklistoffset = offsetof(DeviceArrayObject, weakreflist);
+    DeviceArray_Type.tp_methods = devicearray_methods;
+    DeviceArray_Type.tp_getset = devicearray_getset;
+    if (PyType_Ready(&DeviceArray_Type) < 0) {
+        return -1;
+    }
+    /* NumPy defers to our reflected operators instead of converting us. */
+    if (PyDict_SetItemString(DeviceArray_Type.tp_dict, "__array_ufunc__", Py_None) < 0) {
+        return -1;
+    }
+    PyType_Modified(&DeviceArray_Type);
+    Py_INCREF(&DeviceArray_Type);
+    if (PyModule_AddObject(module, "DeviceArray", (PyObject *)&DeviceArray_Type) < 0) {
+        Py_DECREF(&DeviceArray_Type);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* The four supported dtypes and their NumPy descriptors. */
+#include "common.h"
+
+int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out)
+{
+    const char kind = descr->kind;
+    const npy_intp size = PyDataType_ELSIZE(descr);
+    if (kind == 'i' && size == 4) {
+        *out = VA_INT32;
+    }
+    else if (kind == 'i' && size == 8) {
+        *out = VA_INT64;
+    }
+    else if (kind == 'f' && size == 4) {
+        *out = VA_FLOAT32;
+    }
+    else if (kind == 'f' && size == 8) {
+        *out = VA_FLOAT64;
+    }
+    else {
+        return -1;
+    }
+    return 0;
+}
+
+PyArray_Descr *descr_from_va(va_dtype dtype)
+{
+    switch (dtype) {
+        case VA_INT32: return PyArray_DescrFromType(NPY_INT32);
+        case VA_INT64: return PyArray_DescrFromType(NPY_INT64);
+        case VA_FLOAT32: return PyArray_DescrFromType(NPY_FLOAT32);
+        case VA_FLOAT64: return PyArray_DescrFromType(NPY_FLOAT64);
+    }
+    PyErr_SetString(PyExc_SystemError, "unknown va_dtype");
+    return NULL;
+}
+
+const char *va_dtype_name(va_dtype dtype)
+{
+    switch (dtype) {
+        case VA_INT32: return "int32";
+        case VA_INT64: return "int64";
+        case VA_FLOAT32: return "float32";
+        case VA_FLOAT64: return "float64";
+    }
+    return "unknown";
+}

@@ -1,0 +1,111 @@
+/* va_status codes to Python exceptions: the one place that does it. */
+#include "common.h"
+
+static PyObject *CudaError = NULL;
+static PyObject *CudaUnavailableError = NULL;
+static PyObject *OutOfMemoryError = NULL;
+static PyObject *CudaFatalError = NULL;
+
+int errors_init(void)
+{
+    PyObject *module = PyImport_ImportModule("myModule._errors");
+    if (module == NULL) {
+        return -1;
+    }
+    CudaError = PyObject_GetAttrString(module, "CudaError");
+    CudaUnavailableError = PyObject_GetAttrString(module, "CudaUnavailableError");
+    OutOfMemoryError = PyObject_GetAttrString(module, "OutOfMemoryError");
+    CudaFatalError = PyObject_GetAttrString(module, "CudaFatalError");
+    Py_DECREF(module);
+    if (CudaError == NULL || CudaUnavailableError == NULL || OutOfMemoryError == NULL ||
+        CudaFatalError == NULL) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Raises cls(message, code=..., name=..., [bytes=...]). */
+static PyObject *raise_cuda(PyObject *cls, const char *message, const va_error_info *info,
+                            int with_bytes)
+{
+    PyObject *exc = NULL;
+    if (with_bytes) {
+        exc = PyObject_CallFunction(cls, "sisL", message, info->cuda_code, info->name,
+                                    (long long)info->bytes);
+    }
+    else {
+        exc = PyObject_CallFunction(cls, "sis", message, info->cuda_code, info->name);
+    }
+    if (exc != NULL) {
+        PyErr_SetObject(cls, exc);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
+PyObject *raise_status(va_status status)
+{
+    va_error_info info;
+    va_last_error(&info);
+    char message[512];
+    switch (status) {
+        case VA_SUCCESS:
+            PyErr_SetString(PyExc_SystemError, "raise_status called on success");
+            return NULL;
+        case VA_ERROR_INVALID_VALUE:
+            PyErr_SetString(PyExc_ValueError, va_status_string(status));
+            return NULL;
+        case VA_ERROR_UNSUPPORTED_DTYPE:
+            PyErr_SetString(PyExc_TypeError, va_status_string(status));
+            return NULL;
+        case VA_ERROR_NO_DEVICE:
+            PyOS_snprintf(message, sizeof(message),
+                          "no usable CUDA GPU or driver (%s: %s)", info.name, info.text);
+            return raise_cuda(CudaUnavailableError, message, &info, 0);
+        case VA_ERROR_OUT_OF_MEMORY:
+            PyOS_snprintf(message, sizeof(message),
+                          "%s: out of GPU memory allocating %lld bytes (after releasing the "
+                          "library's cached memory and retrying)",
+                          info.name, (long long)info.bytes);
+            return raise_cuda(OutOfMemoryError, message, &info, 1);
+        case VA_ERROR_CUDA_FATAL:
+            PyOS_snprintf(message, sizeof(message),
+                          "%s: %s (a sticky fault: the CUDA context is lost; restart the "
+                          "process to use the GPU again) [%s:%d]",
+                          info.name, info.text, info.file, info.line);
+            return raise_cuda(CudaFatalError, message, &info, 0);
+        case VA_ERROR_CUDA:
+        default:
+            PyOS_snprintf(message, sizeof(message), "%s: %s [%s:%d]", info.name, info.text,
+                          info.file, info.line);
+            return raise_cuda(CudaError, message, &info, 0);
+    }
+}
+
+int require_cuda(const char *what)
+{
+    va_status status = va_cuda_available();
+    if (status == VA_SUCCESS) {
+        return 0;
+    }
+    if (status == VA_ERROR_NO_DEVICE) {
+        va_error_info info;
+        va_last_error(&info);
+        char message[512];
+        PyOS_snprintf(message, sizeof(message),
+                      "%s needs a CUDA GPU, and none is usable: %s (%s)", what, info.name,
+                      info.text);
+        raise_cuda(CudaUnavailableError, message, &info, 0);
+        return -1;
+    }
+    raise_status(status);
+    return -1;
+}
+
+PyObject *raise_unsupported_dtype(PyObject *dtype_or_object)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "unsupported dtype %R: myModule supports int32, int64, float32 and float64",
+                 dtype_or_object);
+    return NULL;
+}

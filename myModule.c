@@ -1,0 +1,206 @@
+/*
+ * myModule._core: the extension module. This file holds the method table, the
+ * thin wrappers that name each operation, and module initialisation; the work
+ * is in ext/ (argument handling, dtypes, device arrays, interop) and in the
+ * CUDA library vectorAdd/. Compiled as C++ by g++.
+ */
+#define MYMODULE_IMPORT_ARRAY
+#include "ext/common.h"
+
+#define ELEMENTWISE(pyname, op, forced, has_forced)                                           \
+    static PyObject *mm_##pyname(PyObject *, PyObject *const *args, Py_ssize_t nargs,         \
+                                 PyObject *kwnames)                                            \
+    {                                                                                          \
+        return elementwise_call(op, forced, has_forced, #pyname, args, nargs, kwnames);       \
+    }
+
+ELEMENTWISE(add, VA_ADD, WHERE_AUTO, 0)
+ELEMENTWISE(subtract, VA_SUBTRACT, WHERE_AUTO, 0)
+ELEMENTWISE(multiply, VA_MULTIPLY, WHERE_AUTO, 0)
+ELEMENTWISE(divide, VA_DIVIDE, WHERE_AUTO, 0)
+ELEMENTWISE(vector_add, VA_ADD, WHERE_AUTO, 1)
+ELEMENTWISE(vector_add_cpu, VA_ADD, WHERE_CPU, 1)
+ELEMENTWISE(vector_add_cuda, VA_ADD, WHERE_CUDA, 1)
+
+static int parse_device_index(PyObject *value, int *device)
+{
+    *device = 0;
+    if (value == NULL || value == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(value) || !PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "device must be an int (a GPU index) or None");
+        return -1;
+    }
+    long d = PyLong_AsLong(value);
+    if (d == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    int count = 0;
+    va_device_count(&count);
+    if (d < 0 || (count > 0 && d >= count)) {
+        PyErr_Format(PyExc_ValueError, "device %ld does not exist", d);
+        return -1;
+    }
+    *device = (int)d;
+    return 0;
+}
+
+/* A host object as a supported-dtype NumPy array (TypeError otherwise). */
+static PyArrayObject *host_array_of(PyObject *obj)
+{
+    Operand op;
+    if (operand_init(&op, obj) < 0) {
+        return NULL;
+    }
+    PyArrayObject *array = NULL;
+    if (op.device != NULL) {
+        PyErr_SetString(PyExc_SystemError, "host_array_of called with a GPU array");
+    }
+    else {
+        array = operand_host_array(&op, op.kind == KIND_WEAK_INT ? VA_INT64 : VA_FLOAT64);
+    }
+    operand_clear(&op);
+    return array;
+}
+
+static PyObject *mm_to_device(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "device", "unified"};
+    PyObject *values[3];
+    int device = 0, unified = 0;
+    if (parse_arguments("to_device", args, nargs, kwnames, names, 3, 1, 3, values) < 0 ||
+        parse_device_index(values[1], &device) < 0) {
+        return NULL;
+    }
+    if (values[2] != NULL && (unified = PyObject_IsTrue(values[2])) < 0) {
+        return NULL;
+    }
+    PyObject *a = values[0];
+    if (DeviceArray_Check(a) && ((DeviceArrayObject *)a)->device == device && !unified) {
+        Py_INCREF(a);
+        return a;
+    }
+    PyObject *imported = NULL;
+    PyArrayObject *host = NULL;
+    if (DeviceArray_Check(a)) {
+        Py_INCREF(a);
+        imported = a;
+    }
+    else {
+        imported = interop_import(a);
+        if (imported == NULL) {
+            return NULL;
+        }
+    }
+    if (imported != Py_None) {
+        /* GPU data: through the host, so any device and unified= work. */
+        host = (PyArrayObject *)devicearray_to_host((DeviceArrayObject *)imported);
+    }
+    else {
+        host = host_array_of(a);
+    }
+    Py_DECREF(imported);
+    if (host == NULL) {
+        return NULL;
+    }
+    if (require_cuda("to_device") < 0) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    PyObject *result = (PyObject *)devicearray_from_host(host, device, unified);
+    Py_DECREF(host);
+    return result;
+}
+
+static PyObject *mm_asarray(PyObject *, PyObject *obj)
+{
+    if (DeviceArray_Check(obj)) {
+        Py_INCREF(obj);
+        return obj;
+    }
+    PyObject *imported = interop_import(obj);
+    if (imported != Py_None) {
+        return imported; /* a zero-copy view, or NULL with the error */
+    }
+    Py_DECREF(imported);
+    PyArrayObject *host = host_array_of(obj);
+    if (host == NULL) {
+        return NULL;
+    }
+    if (require_cuda("asarray") < 0) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    PyObject *result = (PyObject *)devicearray_from_host(host, 0, 0);
+    Py_DECREF(host);
+    return result;
+}
+
+static PyObject *mm_from_dlpack(PyObject *, PyObject *obj)
+{
+    return interop_from_dlpack(obj);
+}
+
+#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef module_methods[] = {
+    {"helloworld", mm_helloworld, METH_NOARGS,
+     "helloworld()\n--\n\nWrite 'Hello World' and a newline to sys.stdout."},
+    {"fib", mm_fib, METH_O, "fib(n)\n--\n\nThe exact n-th Fibonacci number (n >= 0) as a Python int."},
+    {"trace", FASTCALL(mm_trace),
+     "trace(a, device='auto')\n--\n\nnumpy.trace of a 2-d array: same value and dtype."},
+    {"sum", FASTCALL(mm_sum),
+     "sum(a, device='auto')\n--\n\nnumpy.sum over all elements (int32 and int64 sum into int64)."},
+    {"add", FASTCALL(mm_add), "add(a, b, out=None, device='auto')\n--\n\nnumpy.add, on the CPU or a GPU."},
+    {"subtract", FASTCALL(mm_subtract),
+     "subtract(a, b, out=None, device='auto')\n--\n\nnumpy.subtract, on the CPU or a GPU."},
+    {"multiply", FASTCALL(mm_multiply),
+     "multiply(a, b, out=None, device='auto')\n--\n\nnumpy.multiply, on the CPU or a GPU."},
+    {"divide", FASTCALL(mm_divide),
+     "divide(a, b, out=None, device='auto')\n--\n\nnumpy.true_divide, on the CPU or a GPU."},
+    {"vector_add", FASTCALL(mm_vector_add), "vector_add(a, b, out=None)\n--\n\nadd(a, b, device='auto')."},
+    {"vector_add_cpu", FASTCALL(mm_vector_add_cpu),
+     "vector_add_cpu(a, b, out=None)\n--\n\nadd(a, b, device='cpu')."},
+    {"vector_add_cuda", FASTCALL(mm_vector_add_cuda),
+     "vector_add_cuda(a, b, out=None)\n--\n\nadd(a, b, device='cuda')."},
+    {"to_device", FASTCALL(mm_to_device),
+     "to_device(a, device=None, unified=False)\n--\n\nCopy host data to a GPU as a DeviceArray; "
+     "unified=True uses CUDA managed memory, which NumPy can read in place."},
+    {"asarray", mm_asarray, METH_O,
+     "asarray(x)\n--\n\nA zero-copy DeviceArray view of another library's GPU array (host data is copied)."},
+    {"from_dlpack", mm_from_dlpack, METH_O,
+     "from_dlpack(x)\n--\n\nA zero-copy DeviceArray view of an object exporting __dlpack__ on a CUDA device."},
+    {"cuda_available", mm_cuda_available, METH_NOARGS,
+     "cuda_available()\n--\n\nTrue when a CUDA GPU and driver are usable. Never raises."},
+    {"device_count", mm_device_count, METH_NOARGS, "device_count()\n--\n\nNumber of usable GPUs (0 without a driver)."},
+    {"device_info", FASTCALL(mm_device_info),
+     "device_info(device=0)\n--\n\nName, compute capability, memory and versions of a GPU."},
+    {"synchronize", mm_synchronize, METH_NOARGS,
+     "synchronize()\n--\n\nWait for all work the library queued on every GPU."},
+    {"_runtime_info", mm_runtime_info, METH_NOARGS, "Driver/runtime versions and why CUDA is unusable."},
+    {"_memory_stats", mm_memory_stats, METH_NOARGS, "Bytes and allocations the library holds."},
+    {"_release_cached", mm_release_cached, METH_NOARGS, "Return the pool's cached memory to the driver."},
+    {"_testing_fault", mm_testing_fault, METH_NOARGS, "Tests only: make a kernel fault (kills CUDA in this process)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "myModule._core",
+    "CUDA kernels on NumPy arrays and GPU arrays (the compiled core of myModule).", -1,
+    module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    import_array();
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL) {
+        return NULL;
+    }
+    if (errors_init() < 0 || devicearray_init(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,58 @@
+"""Build myModule: `make lib` builds the CUDA library (libvectoradd.a), then the
+extension (myModule.c and ext/*.cpp, compiled as C++) is linked against it and
+the static CUDA runtime by g++, with LDSHARED from scripts/configure.py."""
+import glob
+import os
+import shlex
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from configure import ldshared  # noqa: E402
+
+CUDA_PATH = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+LIBRARY = os.path.join("build", "libvectoradd.a")
+
+
+def numpy_include():
+    import numpy
+
+    return numpy.get_include()
+
+
+class BuildExt(build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        self.include_dirs.append(numpy_include())
+
+    def run(self):
+        subprocess.check_call(["make", "-C", ROOT, "lib", "PYTHON=" + sys.executable])
+        super().run()
+
+    def build_extensions(self):
+        # C++ by g++ for compiling and linking; flags meant for C only are dropped.
+        c_only = {"-Wstrict-prototypes", "-Wdeclaration-after-statement", "-std=c99", "-std=c11"}
+        compile_flags = [f for f in self.compiler.compiler_so[1:] if f not in c_only]
+        self.compiler.set_executable("compiler_so", ["g++"] + compile_flags)
+        self.compiler.set_executable("linker_so", shlex.split(ldshared("g++")))
+        super().build_extensions()
+
+
+extension = Extension(
+    "myModule._core",
+    sources=["myModule.c"] + sorted(glob.glob("ext/*.cpp")),
+    depends=sorted(glob.glob("ext/*.h")) + ["vectorAdd/vectorAdd.h", LIBRARY],
+    include_dirs=["vectorAdd", "."],
+    extra_objects=[LIBRARY],
+    library_dirs=[os.path.join(CUDA_PATH, "lib64")],
+    libraries=["cudart_static", "dl", "rt", "pthread"],
+    extra_compile_args=["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"],
+    language="c++",
+)
+
+
+setup(ext_modules=[extension], cmdclass={"build_ext": BuildExt})

@@ -1,0 +1,176 @@
+// Status texts, per-thread error details, and the process-wide "no device" and
+// "sticky fault" states.
+#include <atomic>
+#include <mutex>
+
+#include "error.cuh"
+
+namespace va {
+namespace {
+
+thread_local va_error_info t_last = {0, "", "", "", 0, 0};
+
+// The first sticky fault, kept for every later call: after one, the CUDA context
+// is unusable until the process restarts.
+std::atomic<int> g_fatal_code{0};
+const char *g_fatal_file = "";
+int g_fatal_line = 0;
+
+bool is_sticky(cudaError_t err) {
+    switch (err) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorHardwareStackError:
+        case cudaErrorAssert:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorECCUncorrectable:
+        case cudaErrorContextIsDestroyed:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool means_no_device(cudaError_t err) {
+    switch (err) {
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+        case cudaErrorInitializationError:
+        case cudaErrorSystemDriverMismatch:
+        case cudaErrorCompatNotSupportedOnDevice:
+        case cudaErrorDevicesUnavailable:
+        case cudaErrorStubLibrary:
+        case cudaErrorSystemNotReady:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void keep(cudaError_t err, const char *file, int line, int64_t bytes) {
+    t_last.cuda_code = static_cast<int>(err);
+    t_last.name = cudaGetErrorName(err);
+    t_last.text = cudaGetErrorString(err);
+    t_last.file = file;
+    t_last.line = line;
+    t_last.bytes = bytes;
+}
+
+std::once_flag g_probe_once;
+cudaError_t g_probe_error = cudaSuccess;
+int g_probe_count = 0;
+
+}  // namespace
+
+va_status record_cuda(cudaError_t err, const char *file, int line, int64_t bytes) {
+    cudaGetLastError();  // clear a non-sticky error so the next call starts clean
+    keep(err, file, line, bytes);
+    if (err == cudaErrorMemoryAllocation) return VA_ERROR_OUT_OF_MEMORY;
+    if (is_sticky(err)) {
+        int expected = 0;
+        if (g_fatal_code.compare_exchange_strong(expected, static_cast<int>(err))) {
+            g_fatal_file = file;
+            g_fatal_line = line;
+        }
+        return VA_ERROR_CUDA_FATAL;
+    }
+    if (means_no_device(err)) return VA_ERROR_NO_DEVICE;
+    return VA_ERROR_CUDA;
+}
+
+va_status record_status(va_status status, const char *file, int line) {
+    t_last.cuda_code = 0;
+    t_last.name = "";
+    t_last.text = va_status_string(status);
+    t_last.file = file;
+    t_last.line = line;
+    t_last.bytes = 0;
+    return status;
+}
+
+va_status usable() {
+    std::call_once(g_probe_once, [] {
+        g_probe_error = cudaGetDeviceCount(&g_probe_count);
+        if (g_probe_error != cudaSuccess) g_probe_count = 0;
+        cudaGetLastError();
+    });
+    if (g_probe_error != cudaSuccess) {
+        keep(g_probe_error, __FILE__, __LINE__, 0);
+        return VA_ERROR_NO_DEVICE;
+    }
+    if (g_probe_count == 0) {
+        keep(cudaErrorNoDevice, __FILE__, __LINE__, 0);
+        return VA_ERROR_NO_DEVICE;
+    }
+    int fatal = g_fatal_code.load();
+    if (fatal != 0) {
+        keep(static_cast<cudaError_t>(fatal), g_fatal_file, g_fatal_line, 0);
+        return VA_ERROR_CUDA_FATAL;
+    }
+    return VA_SUCCESS;
+}
+
+va_status check_device(int device) {
+    if (device < 0 || device >= g_probe_count) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    return VA_SUCCESS;
+}
+
+}  // namespace va
+
+extern "C" {
+
+const char *va_status_string(va_status status) {
+    switch (status) {
+        case VA_SUCCESS: return "success";
+        case VA_ERROR_INVALID_VALUE: return "invalid argument";
+        case VA_ERROR_UNSUPPORTED_DTYPE:
+            return "unsupported dtype (supported: int32, int64, float32, float64)";
+        case VA_ERROR_NO_DEVICE: return "no usable CUDA GPU or driver";
+        case VA_ERROR_OUT_OF_MEMORY: return "out of memory";
+        case VA_ERROR_CUDA: return "CUDA call failed";
+        case VA_ERROR_CUDA_FATAL:
+            return "sticky CUDA fault: the process must be restarted to use the GPU";
+    }
+    return "unknown status";
+}
+
+void va_last_error(va_error_info *info) {
+    if (info != nullptr) *info = va::t_last;
+}
+
+size_t va_dtype_size(va_dtype dtype) {
+    switch (dtype) {
+        case VA_INT32: case VA_FLOAT32: return 4;
+        case VA_INT64: case VA_FLOAT64: return 8;
+    }
+    return 0;
+}
+
+va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result) {
+    if (result == nullptr || va_dtype_size(a) == 0 || va_dtype_size(b) == 0)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    bool a_float = (a == VA_FLOAT32 || a == VA_FLOAT64);
+    bool b_float = (b == VA_FLOAT32 || b == VA_FLOAT64);
+    va_dtype r;
+    if (a == b) {
+        r = a;
+    } else if (a_float && b_float) {
+        r = VA_FLOAT64;
+    } else if (!a_float && !b_float) {
+        r = VA_INT64;
+    } else {
+        // float32 with int32/int64 and float64 with anything: float64 (NumPy's rule)
+        r = VA_FLOAT64;
+    }
+    if (op == VA_DIVIDE && (r == VA_INT32 || r == VA_INT64)) r = VA_FLOAT64;
+    if (op != VA_ADD && op != VA_SUBTRACT && op != VA_MULTIPLY && op != VA_DIVIDE)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *result = r;
+    return VA_SUCCESS;
+}
+
+}  // extern "C"

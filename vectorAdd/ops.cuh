@@ -1,0 +1,33 @@
+// Internal entry points that queue work on a given stream, shared by the device
+// and the host-memory front ends.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "runtime.cuh"
+
+namespace va {
+
+// What a sum of T reports: int64 for integers, T itself for floats.
+template <typename T>
+struct SumResult {
+    using type = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
+};
+
+// Sums `a` (n elements, device memory) on `stream` and waits; *result as va_sum.
+va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                        void *result);
+
+// The 1-d strided view of a 2-d array's main diagonal.
+va_status diagonal_view(const va_array *a, va_array *diag, int64_t *n);
+
+// Elementwise work queued on `stream` (arguments already checked).
+va_status binary_on_stream(int device, cudaStream_t stream, va_op op, const va_array *a,
+                           const va_array *b, const va_array *out, int64_t n);
+va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src,
+                            const va_array *dst, int64_t n);
+va_status check_binary(va_op op, const va_array *a, const va_array *b, const va_array *out,
+                       int64_t *n);
+
+}  // namespace va

@@ -1,0 +1,219 @@
+// sum and trace on device memory: one launch, a warp-shuffle tree in each block
+// and the last block to finish combining the blocks' partials, its result
+// written straight into pinned host memory.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+
+#include "dispatch.cuh"
+#include "elementwise.cuh"
+#include "layout.cuh"
+#include "memory.cuh"
+#include "ops.cuh"
+
+namespace va {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMaxBlocks = 1024;
+
+// Per device: the blocks' partials and the ticket counter that finds the last
+// block. Every sum is queued on the library's one stream per device, so sums never
+// overlap and one scratch area per device is enough; the last block resets the
+// counter for the next.
+struct Scratch {
+    void *partials = nullptr;
+    unsigned int *counter = nullptr;
+};
+std::mutex g_scratch_mutex;
+Scratch g_scratch[kMaxDevices];
+
+va_status device_scratch(int device, Scratch *out) {
+    std::lock_guard<std::mutex> lock(g_scratch_mutex);
+    Scratch &s = g_scratch[device];
+    if (s.partials == nullptr) {
+        void *mem = nullptr;
+        const size_t bytes = kMaxBlocks * sizeof(int64_t) + 64;
+        VA_CUDA_CHECK(cudaMalloc(&mem, bytes));
+        cudaError_t err = cudaMemset(mem, 0, bytes);
+        if (err != cudaSuccess) {
+            cudaFree(mem);
+            VA_CUDA_CHECK(err);
+        }
+        s.partials = mem;
+        s.counter = reinterpret_cast<unsigned int *>(static_cast<char *>(mem) +
+                                                     kMaxBlocks * sizeof(int64_t));
+    }
+    *out = s;
+    return VA_SUCCESS;
+}
+
+// Integer sums wrap like NumPy's: add as unsigned.
+template <typename Acc>
+__device__ __forceinline__ Acc acc_add(Acc x, Acc y) {
+    if constexpr (std::is_integral<Acc>::value)
+        return static_cast<Acc>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+    else
+        return x + y;
+}
+
+template <typename Acc>
+__device__ Acc block_reduce(Acc v) {
+    __shared__ Acc warp_sums[kThreads / 32];
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v = acc_add(v, __shfl_down_sync(0xffffffffu, v, offset));
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = (lane < kThreads / 32) ? warp_sums[lane] : Acc(0);
+        for (int offset = 16; offset > 0; offset >>= 1)
+            v = acc_add(v, __shfl_down_sync(0xffffffffu, v, offset));
+    }
+    __syncthreads();  // warp_sums may be reused by the caller's next reduction
+    return v;
+}
+
+// G > 0: contiguous, read in packs of G; G == 0: strided, walked with `walk`.
+template <typename T, int G>
+__global__ void __launch_bounds__(kThreads)
+sum_kernel(const char *data, int64_t n, Walk walk, SumAcc<T> *partials, unsigned int *counter,
+           typename SumResult<T>::type *result) {
+    using Acc = SumAcc<T>;
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    Acc acc = 0;
+    if constexpr (G > 0) {
+        const auto *packs = reinterpret_cast<const Pack<T, G> *>(data);
+        const auto *elems = reinterpret_cast<const T *>(data);
+        const int64_t groups = n / G;
+        constexpr int U = 4;
+        for (int64_t base = tid; base < groups; base += nthreads * U) {
+            Pack<T, G> p[U];
+#pragma unroll
+            for (int k = 0; k < U; ++k)
+                if (base + k * nthreads < groups) p[k] = packs[base + k * nthreads];
+#pragma unroll
+            for (int k = 0; k < U; ++k)
+                if (base + k * nthreads < groups)
+#pragma unroll
+                    for (int j = 0; j < G; ++j) acc = acc_add(acc, static_cast<Acc>(p[k].v[j]));
+        }
+        for (int64_t i = groups * G + tid; i < n; i += nthreads)
+            acc = acc_add(acc, static_cast<Acc>(elems[i]));
+    } else {
+        for (int64_t i = tid; i < n; i += nthreads)
+            acc = acc_add(acc, static_cast<Acc>(*reinterpret_cast<const T *>(
+                                   data + walk_offset(walk, 0, i))));
+    }
+    acc = block_reduce(acc);
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        __threadfence();  // the partial is visible before the ticket is taken
+        last = (atomicAdd(counter, 1u) == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (!last) return;
+    Acc total = 0;
+    for (int i = threadIdx.x; i < static_cast<int>(gridDim.x); i += kThreads)
+        total = acc_add(total, __ldcg(&partials[i]));
+    total = block_reduce(total);
+    if (threadIdx.x == 0) {
+        *result = static_cast<typename SumResult<T>::type>(total);
+        *counter = 0;
+    }
+}
+
+template <typename T>
+va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                     void *host_result) {
+    using R = typename SumResult<T>::type;
+    if (n == 0) {
+        const R zero = 0;
+        std::memcpy(host_result, &zero, sizeof(R));
+        return VA_SUCCESS;
+    }
+    Scratch scratch;
+    VA_CHECK(device_scratch(device, &scratch));
+    PinnedSlot slot;
+    VA_CHECK(slot.acquire());
+    R *dev_result = nullptr;
+    VA_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&dev_result), slot.get(), 0));
+
+    const va_array *views[1] = {a};
+    Walk walk;
+    make_walk(views, 1, &walk);
+    constexpr int G = 16 / sizeof(T);
+    const bool contiguous = walk.ndim == 0 ||
+                            (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(T)));
+    const int64_t per_block = static_cast<int64_t>(kThreads) * (contiguous ? G * 4 : 4);
+    const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 4);
+    const unsigned blocks =
+        static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((n + per_block - 1) / per_block, cap)));
+    auto *partials = static_cast<SumAcc<T> *>(scratch.partials);
+    const char *data = static_cast<const char *>(a->data);
+    if (contiguous && reinterpret_cast<uintptr_t>(data) % (sizeof(T) * G) == 0)
+        sum_kernel<T, G><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+    else if (contiguous)
+        sum_kernel<T, 1><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+    else
+        sum_kernel<T, 0><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+    VA_LAUNCH_CHECK();
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::memcpy(host_result, slot.get(), sizeof(R));
+    return VA_SUCCESS;
+}
+
+}  // namespace
+
+va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                        void *result) {
+    return dispatch_dtype(a->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return launch_sum<T>(device, stream, a, n, result);
+    });
+}
+
+va_status diagonal_view(const va_array *a, va_array *diag, int64_t *n) {
+    int64_t count = 0;
+    VA_CHECK(validate(a, &count));
+    if (a->ndim != 2) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    std::memset(diag, 0, sizeof(*diag));
+    diag->data = a->data;
+    diag->dtype = a->dtype;
+    diag->ndim = 1;
+    diag->shape[0] = std::min(a->shape[0], a->shape[1]);
+    diag->strides[0] = a->strides[0] + a->strides[1];
+    *n = diag->shape[0];
+    return VA_SUCCESS;
+}
+
+}  // namespace va
+
+extern "C" {
+
+va_status va_sum(int device, const va_array *a, void *result) {
+    int64_t n = 0;
+    VA_CHECK(va::validate(a, &n));
+    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t stream = nullptr;
+    VA_CHECK(va::library_stream(device, &stream));
+    return va::sum_on_stream(device, stream, a, n, result);
+}
+
+va_status va_trace(int device, const va_array *a, void *result) {
+    va_array diag;
+    int64_t n = 0;
+    VA_CHECK(va::diagonal_view(a, &diag, &n));
+    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t stream = nullptr;
+    VA_CHECK(va::library_stream(device, &stream));
+    return va::sum_on_stream(device, stream, &diag, n, result);
+}
+
+}  // extern "C"

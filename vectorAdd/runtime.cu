@@ -1,0 +1,148 @@
+// Devices, the library's streams, and stream-to-stream ordering.
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "runtime.cuh"
+
+namespace va {
+namespace {
+
+std::mutex g_stream_mutex;
+cudaStream_t g_streams[kMaxDevices] = {};
+int g_sm_count[kMaxDevices] = {};
+
+}  // namespace
+
+va_status library_stream(int device, cudaStream_t *stream) {
+    std::lock_guard<std::mutex> lock(g_stream_mutex);
+    if (g_streams[device] == nullptr) {
+        DeviceScope scope(device);
+        VA_CUDA_CHECK(scope.status());
+        cudaStream_t created = nullptr;
+        VA_CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
+        int sms = 0;
+        VA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        g_sm_count[device] = sms;
+        g_streams[device] = created;
+    }
+    *stream = g_streams[device];
+    return VA_SUCCESS;
+}
+
+int multiprocessor_count(int device) {
+    int sms = g_sm_count[device];
+    return sms > 0 ? sms : 16;
+}
+
+}  // namespace va
+
+extern "C" {
+
+va_status va_cuda_available(void) { return va::usable(); }
+
+va_status va_device_count(int *count) {
+    if (count == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *count = 0;
+    va_status st = va::usable();
+    if (st == VA_ERROR_NO_DEVICE) return st;
+    VA_CUDA_CHECK(cudaGetDeviceCount(count));
+    return st;
+}
+
+va_status va_device_info_get(int device, va_device_info *info) {
+    if (info == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_DEVICE(device, scope);
+    cudaDeviceProp prop;
+    VA_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    std::memset(info, 0, sizeof(*info));
+    std::snprintf(info->name, sizeof(info->name), "%s", prop.name);
+    info->major = prop.major;
+    info->minor = prop.minor;
+    info->multiprocessors = prop.multiProcessorCount;
+    info->total_memory = static_cast<int64_t>(prop.totalGlobalMem);
+    info->l2_cache_bytes = prop.l2CacheSize;
+    info->pci_bus_id = prop.pciBusID;
+    info->managed_memory = prop.managedMemory;
+    size_t free_bytes = 0, total_bytes = 0;
+    VA_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    info->free_memory = static_cast<int64_t>(free_bytes);
+    return VA_SUCCESS;
+}
+
+va_status va_versions(int *driver_version, int *runtime_version) {
+    if (driver_version == nullptr || runtime_version == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *driver_version = 0;
+    *runtime_version = 0;
+    VA_CUDA_CHECK(cudaRuntimeGetVersion(runtime_version));
+    // With no driver this reports 0 and succeeds.
+    VA_CUDA_CHECK(cudaDriverGetVersion(driver_version));
+    return VA_SUCCESS;
+}
+
+va_status va_pointer_device(const void *ptr, int *device, int *is_managed) {
+    if (device == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_CHECK(va::usable());
+    cudaPointerAttributes attr;
+    VA_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
+    if (is_managed != nullptr) *is_managed = (attr.type == cudaMemoryTypeManaged);
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *device = attr.device;
+    return VA_SUCCESS;
+}
+
+va_status va_stream(int device, void **stream) {
+    if (stream == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t s = nullptr;
+    VA_CHECK(va::library_stream(device, &s));
+    *stream = s;
+    return VA_SUCCESS;
+}
+
+va_status va_synchronize(int device) {
+    VA_CHECK(va::usable());
+    int count = 0;
+    VA_CUDA_CHECK(cudaGetDeviceCount(&count));
+    for (int d = 0; d < count && d < va::kMaxDevices; ++d) {
+        if (device >= 0 && d != device) continue;
+        cudaStream_t s = nullptr;
+        {
+            std::lock_guard<std::mutex> lock(va::g_stream_mutex);
+            s = va::g_streams[d];
+        }
+        if (s != nullptr) VA_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+    return VA_SUCCESS;
+}
+
+namespace {
+// Makes `waiter` wait for what is queued on `producer` so far, with an event.
+va_status order_streams(cudaStream_t producer, cudaStream_t waiter) {
+    if (producer == waiter) return VA_SUCCESS;
+    cudaEvent_t ev = nullptr;
+    VA_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    cudaError_t err = cudaEventRecord(ev, producer);
+    if (err == cudaSuccess) err = cudaStreamWaitEvent(waiter, ev, 0);
+    cudaEventDestroy(ev);  // released once the wait is satisfied
+    VA_CUDA_CHECK(err);
+    return VA_SUCCESS;
+}
+}  // namespace
+
+va_status va_stream_wait_external(int device, void *stream) {
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t mine = nullptr;
+    VA_CHECK(va::library_stream(device, &mine));
+    return order_streams(static_cast<cudaStream_t>(stream), mine);
+}
+
+va_status va_external_wait_library(int device, void *stream) {
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t mine = nullptr;
+    VA_CHECK(va::library_stream(device, &mine));
+    return order_streams(mine, static_cast<cudaStream_t>(stream));
+}
+
+}  // extern "C"

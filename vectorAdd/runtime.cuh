@@ -1,0 +1,46 @@
+// Per-device state of the library: its stream, the device's properties, and a
+// guard that makes a device current for a scope.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "error.cuh"
+
+namespace va {
+
+constexpr int kMaxDevices = 64;
+
+// Makes `device` current for the scope and restores the previous one after.
+class DeviceScope {
+public:
+    explicit DeviceScope(int device) {
+        if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+        status_ = (previous_ == device) ? cudaSuccess : cudaSetDevice(device);
+    }
+    ~DeviceScope() {
+        if (previous_ >= 0 && status_ == cudaSuccess) cudaSetDevice(previous_);
+    }
+    DeviceScope(const DeviceScope &) = delete;
+    DeviceScope &operator=(const DeviceScope &) = delete;
+    cudaError_t status() const { return status_; }
+
+private:
+    int previous_ = -1;
+    cudaError_t status_ = cudaSuccess;
+};
+
+// Checks that the library can run on `device` and makes it current: the
+// preamble of every entry point that touches a GPU.
+#define VA_ENTER_DEVICE(device, scope_name)                                 \
+    VA_CHECK(::va::usable());                                               \
+    VA_CHECK(::va::check_device(device));                                   \
+    ::va::DeviceScope scope_name(device);                                   \
+    VA_CUDA_CHECK(scope_name.status())
+
+// The library's non-blocking stream on `device`, created on first use.
+va_status library_stream(int device, cudaStream_t *stream);
+
+// Multiprocessor count of `device`, read once.
+int multiprocessor_count(int device);
+
+}  // namespace va

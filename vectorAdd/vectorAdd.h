@@ -1,0 +1,148 @@
+/*
+ * vectorAdd: the CUDA library behind myModule, callable from C.
+ *
+ * Every function returns a va_status; va_status_string() gives its text and
+ * va_last_error() the details of the last CUDA failure on the calling thread.
+ * Nothing here exits, prints or lets a C++ exception out. Sizes, shapes, strides
+ * and indices are 64-bit. The CUDA runtime is linked statically, so loading
+ * needs no libcudart; with no driver or no GPU every call that needs one
+ * returns VA_ERROR_NO_DEVICE.
+ */
+#ifndef VECTORADD_H
+#define VECTORADD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum va_status {
+    VA_SUCCESS = 0,
+    VA_ERROR_INVALID_VALUE = 1,     /* a bad argument: NULL, shape, ndim, op */
+    VA_ERROR_UNSUPPORTED_DTYPE = 2, /* not one of int32, int64, float32, float64 */
+    VA_ERROR_NO_DEVICE = 3,         /* no usable GPU or no driver */
+    VA_ERROR_OUT_OF_MEMORY = 4,     /* GPU (or pinned host) memory exhausted */
+    VA_ERROR_CUDA = 5,              /* another CUDA failure; the context is still usable */
+    VA_ERROR_CUDA_FATAL = 6         /* a sticky fault: the process must restart */
+} va_status;
+
+typedef enum va_dtype {
+    VA_INT32 = 0,
+    VA_INT64 = 1,
+    VA_FLOAT32 = 2,
+    VA_FLOAT64 = 3
+} va_dtype;
+
+typedef enum va_op {
+    VA_ADD = 0,
+    VA_SUBTRACT = 1,
+    VA_MULTIPLY = 2,
+    VA_DIVIDE = 3 /* true division: the result dtype is floating */
+} va_op;
+
+#define VA_MAX_NDIM 32
+
+/* An n-d strided view of memory. Strides are in bytes and may be zero (broadcast)
+ * or negative; data points at element [0, ..., 0]. */
+typedef struct va_array {
+    void *data;
+    va_dtype dtype;
+    int32_t ndim;
+    int64_t shape[VA_MAX_NDIM];
+    int64_t strides[VA_MAX_NDIM];
+} va_array;
+
+/* Details of the last CUDA failure seen on the calling thread. */
+typedef struct va_error_info {
+    int cuda_code;         /* cudaError_t value, 0 if the failure was not a CUDA call */
+    const char *name;      /* "cudaErrorMemoryAllocation", static storage */
+    const char *text;      /* the runtime's description, static storage */
+    const char *file;      /* where in this library it was caught */
+    int line;
+    int64_t bytes;         /* for VA_ERROR_OUT_OF_MEMORY: the request that failed */
+} va_error_info;
+
+typedef struct va_device_info {
+    char name[256];
+    int major, minor;              /* compute capability */
+    int multiprocessors;
+    int64_t total_memory;          /* bytes */
+    int64_t free_memory;           /* bytes, at the time of the call */
+    int64_t l2_cache_bytes;
+    int pci_bus_id;
+    int managed_memory;            /* 1 if managed (unified) memory is supported */
+} va_device_info;
+
+/* ---- status and errors ---- */
+const char *va_status_string(va_status status);
+void va_last_error(va_error_info *info);
+size_t va_dtype_size(va_dtype dtype);
+/* The result dtype of `op` on two arrays of dtypes a and b (NumPy's promotion). */
+va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result);
+
+/* ---- devices ---- */
+/* VA_SUCCESS when at least one usable GPU and a driver are present. */
+va_status va_cuda_available(void);
+va_status va_device_count(int *count);
+va_status va_device_info_get(int device, va_device_info *info);
+/* Driver and runtime versions as 1000*major + 10*minor; driver is 0 without one. */
+va_status va_versions(int *driver_version, int *runtime_version);
+/* The device that owns `ptr` (device or managed memory), or VA_ERROR_INVALID_VALUE
+ * when it is host memory unknown to CUDA. is_managed may be NULL. */
+va_status va_pointer_device(const void *ptr, int *device, int *is_managed);
+/* The library's stream on `device` (a cudaStream_t), created on first use. */
+va_status va_stream(int device, void **stream);
+/* Wait for the library's work on `device`, or on every device when device < 0. */
+va_status va_synchronize(int device);
+/* Make the library's stream on `device` wait for work queued so far on `stream`
+ * (an event, no host wait). A stream of NULL means the legacy default stream. */
+va_status va_stream_wait_external(int device, void *stream);
+/* Make `stream` wait for the library's work queued so far on `device`. */
+va_status va_external_wait_library(int device, void *stream);
+
+/* ---- memory (stream-ordered pool on the library's stream) ---- */
+va_status va_malloc(int device, size_t nbytes, void **ptr);
+va_status va_free(int device, void *ptr, size_t nbytes);
+/* Managed memory; refused with VA_ERROR_OUT_OF_MEMORY when more than the GPU has free. */
+va_status va_malloc_managed(int device, size_t nbytes, void **ptr);
+va_status va_free_managed(int device, void *ptr, size_t nbytes);
+/* Bytes the library holds for live allocations, and how many there are. */
+va_status va_memory_stats(int64_t *bytes_in_use, int64_t *live_allocations);
+/* Return the pool's cached, unused memory to the driver. */
+va_status va_release_cached(void);
+/* Copies on the library's stream of `device`; the _sync forms wait for it. */
+va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbytes);
+va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes);
+
+/* ---- compute on device memory, queued on the library's stream of `device` ---- */
+/* out = a (op) b elementwise. a, b and out have the same ndim and shape (broadcast
+ * inputs carry stride 0); out's dtype is va_result_dtype(op, a, b), contiguous or not. */
+va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,
+                    const va_array *out);
+/* dst = src converted to dst's dtype, any layouts of one shape. */
+va_status va_copy_convert(int device, const va_array *src, const va_array *dst);
+/* The sum of every element of `a`, written to *result as int64 for integer
+ * dtypes, as float for float32 and double for float64. Waits for the result. */
+va_status va_sum(int device, const va_array *a, void *result);
+/* The trace of a 2-d array, written like va_sum's result. */
+va_status va_trace(int device, const va_array *a, void *result);
+
+/* ---- compute on host memory through the GPU (uploads, computes, downloads) ---- */
+/* Like va_binary, but a, b and out live in host memory. Inputs are read with
+ * their strides; out must be C-contiguous. */
+va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,
+                         const va_array *out);
+va_status va_sum_host(int device, const va_array *a, void *result);
+
+/* ---- testing ---- */
+/* Launch a kernel that writes through an invalid address: a sticky fault, for tests
+ * of the fatal-error path only. */
+va_status va_testing_fault(int device);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VECTORADD_H */
