@@ -87,7 +87,11 @@ test-c: $(BUILD)/test_c
 test-py: build
 	$(PYTHON) -m pytest -q tests
 
-test: test-c test-py
+# The C program first, then pytest (one after the other, even under -j).
+test: deps
+	$(MAKE) lib
+	$(MAKE) test-c
+	$(MAKE) test-py
 
 bench: build
 	$(PYTHON) bench/run.py

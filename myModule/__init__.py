@@ -27,6 +27,7 @@ from ._core import (
     vector_add_cpu,
     vector_add_cuda,
 )
+from ._core import _memory_stats, _release_cached, _runtime_info, _testing_fault
 from ._config import show_config
 
 __version__ = "0.1.0"
