@@ -82,6 +82,11 @@ DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self);
 void devicearray_describe(const DeviceArrayObject *self, va_array *view);
 int devicearray_is_c_contiguous(const DeviceArrayObject *self);
 
+/* ---- hostmem.cpp ---- */
+/* A C-contiguous NumPy array in pinned memory from the library's cache (plain
+ * memory when none can be had). */
+PyArrayObject *pinned_array_empty(int ndim, const int64_t *shape, va_dtype dtype);
+
 /* ---- interop.cpp: arrays of other GPU libraries ---- */
 /* A DeviceArray view of `obj` when it exports __cuda_array_interface__ or
  * __dlpack__ on a CUDA device; Py_None (new reference) when it exports neither;

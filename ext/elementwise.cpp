@@ -126,11 +126,7 @@ static PyObject *binary_gpu_host(va_op op, const Operand *a, const Operand *b,
         target = out;
     }
     else {
-        npy_intp dims[VA_MAX_NDIM];
-        for (int d = 0; d < shape.ndim; ++d) {
-            dims[d] = (npy_intp)shape.dims[d];
-        }
-        target = (PyArrayObject *)PyArray_SimpleNewFromDescr(shape.ndim, dims, descr_from_va(dtype));
+        target = pinned_array_empty(shape.ndim, shape.dims, dtype);
         if (target == NULL) {
             goto fail;
         }

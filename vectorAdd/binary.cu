@@ -116,8 +116,11 @@ constexpr bool valid_result() {
            (std::is_integral<P>::value && std::is_same<Tc, double>::value);
 }
 
+// A grid-stride kernel's grid: enough blocks for the work, at most as many as
+// can be resident at once (more would run as a second, partial wave).
+template <auto Kernel>
 unsigned grid_for(int device, int64_t work_items) {
-    const int64_t cap = static_cast<int64_t>(multiprocessor_count(device)) * 8;
+    const int64_t cap = static_cast<int64_t>(multiprocessor_count(device)) * resident_blocks<Kernel>(kThreads);
     int64_t blocks = (work_items + kThreads - 1) / kThreads;
     return static_cast<unsigned>(std::max<int64_t>(1, std::min(blocks, cap)));
 }
@@ -149,14 +152,18 @@ va_status launch_binary(int device, cudaStream_t stream, int op, const va_array 
         const auto *pa = static_cast<const Ta *>(a->data);
         const auto *pb = static_cast<const Tb *>(b->data);
         auto *po = static_cast<Tc *>(out->data);
-        if (packed)
-            binary_contiguous<Ta, Tb, Tc, G><<<grid_for(device, n / G / kUnroll + 1), kThreads, 0, stream>>>(
+        if (packed) {
+            constexpr auto kernel = binary_contiguous<Ta, Tb, Tc, G>;
+            kernel<<<grid_for<kernel>(device, n / G / kUnroll + 1), kThreads, 0, stream>>>(
                 op, pa, pb, po, n, a_scalar, b_scalar);
-        else
-            binary_contiguous<Ta, Tb, Tc, 1><<<grid_for(device, n / kUnroll + 1), kThreads, 0, stream>>>(
+        } else {
+            constexpr auto kernel = binary_contiguous<Ta, Tb, Tc, 1>;
+            kernel<<<grid_for<kernel>(device, n / kUnroll + 1), kThreads, 0, stream>>>(
                 op, pa, pb, po, n, a_scalar, b_scalar);
+        }
     } else {
-        binary_strided<Ta, Tb, Tc><<<grid_for(device, n), kThreads, 0, stream>>>(
+        constexpr auto kernel = binary_strided<Ta, Tb, Tc>;
+        kernel<<<grid_for<kernel>(device, n), kThreads, 0, stream>>>(
             op, static_cast<const char *>(a->data), static_cast<const char *>(b->data),
             static_cast<char *>(out->data), n, walk);
     }
@@ -184,7 +191,8 @@ va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src
         return dispatch_dtype(dst->dtype, [&](auto tout) {
             using Tin = typename decltype(tin)::type;
             using Tout = typename decltype(tout)::type;
-            convert_strided<Tin, Tout><<<grid_for(device, n), kThreads, 0, stream>>>(
+            constexpr auto kernel = convert_strided<Tin, Tout>;
+            kernel<<<grid_for<kernel>(device, n), kThreads, 0, stream>>>(
                 static_cast<const char *>(src->data), static_cast<char *>(dst->data), n, walk);
             VA_LAUNCH_CHECK();
             return VA_SUCCESS;

@@ -92,6 +92,8 @@ va_status record_status(va_status status, const char *file, int line) {
     return status;
 }
 
+void restore_error(const va_error_info &info) { t_last = info; }
+
 va_status usable() {
     std::call_once(g_probe_once, [] {
         g_probe_error = cudaGetDeviceCount(&g_probe_count);
@@ -115,7 +117,7 @@ va_status usable() {
 }
 
 va_status check_device(int device) {
-    if (device < 0 || device >= g_probe_count) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (device < 0 || device >= g_probe_count || device >= 64) VA_FAIL(VA_ERROR_INVALID_VALUE);
     return VA_SUCCESS;
 }
 
@@ -151,8 +153,8 @@ size_t va_dtype_size(va_dtype dtype) {
 }
 
 va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result) {
-    if (result == nullptr || va_dtype_size(a) == 0 || va_dtype_size(b) == 0)
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (va_dtype_size(a) == 0 || va_dtype_size(b) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
     bool a_float = (a == VA_FLOAT32 || a == VA_FLOAT64);
     bool b_float = (b == VA_FLOAT32 || b == VA_FLOAT64);
     va_dtype r;

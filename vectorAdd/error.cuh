@@ -17,6 +17,10 @@ va_status record_cuda(cudaError_t err, const char *file, int line, int64_t bytes
 // Records a failure that is not a CUDA call (a bad argument, say).
 va_status record_status(va_status status, const char *file, int line);
 
+// Makes `info` the calling thread's last error (a worker thread's failure
+// reported by the thread that called the library).
+void restore_error(const va_error_info &info);
+
 // VA_SUCCESS when a driver and a GPU are present and no sticky fault has been
 // seen; otherwise the status that says why, with its details recorded.
 va_status usable();

@@ -1,11 +1,14 @@
-// Operations on host memory computed by the GPU: inputs are uploaded, the work
-// runs on the library's stream, the result comes back, and the call waits.
+// Operations on host memory computed by the GPU. Three routes, by size and
+// layout: small data is staged into pinned, device-mapped memory and read by
+// the kernel in place (one launch, one wait); large contiguous data goes
+// through the worker pipeline; anything else is uploaded as it lies.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "layout.cuh"
 #include "memory.cuh"
-#include "ops.cuh"
+#include "pipeline.cuh"
 
 namespace va {
 namespace {
@@ -17,6 +20,30 @@ bool c_contiguous(const va_array *a) {
         expected *= a->shape[d];
     }
     return true;
+}
+
+bool all_broadcast(const va_array *a) {
+    for (int d = 0; d < a->ndim; ++d)
+        if (a->shape[d] != 1 && a->strides[d] != 0) return false;
+    return true;
+}
+
+int64_t extent_bytes(const va_array *a) {
+    int64_t lo = 0, hi = 0;
+    byte_extent(a, &lo, &hi);
+    return hi - lo;
+}
+
+size_t align_up(size_t x) { return (x + 255) / 256 * 256; }
+
+// Copies the bytes a host view spans to `dst` (host memory the GPU reads at
+// `dst_device`) and describes the same view there.
+void stage_view(const va_array *host, char *dst, char *dst_device, va_array *staged) {
+    int64_t lo = 0, hi = 0;
+    byte_extent(host, &lo, &hi);
+    if (hi > lo) std::memcpy(dst, static_cast<const char *>(host->data) + lo, static_cast<size_t>(hi - lo));
+    *staged = *host;
+    staged->data = dst_device - lo;
 }
 
 // Uploads the bytes a host view spans and describes the same view on the device.
@@ -33,6 +60,155 @@ va_status upload_view(cudaStream_t stream, const va_array *host, DeviceBuffer *b
     return VA_SUCCESS;
 }
 
+// Where the kernel may write a host output directly: pinned blocks of ours.
+char *mapped_output(void *out) {
+    if (!host_block_is_pinned(out)) return nullptr;
+    void *mapped = nullptr;
+    if (cudaHostGetDevicePointer(&mapped, out, 0) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+    }
+    return static_cast<char *>(mapped);
+}
+
+// ---- route 1: small ----
+va_status binary_small(int device, cudaStream_t stream, va_op op, const va_array *a,
+                       const va_array *b, const va_array *out, int64_t n) {
+    SmallStaging *staging = nullptr;
+    VA_CHECK(small_staging_for(device, &staging));
+    std::lock_guard<std::mutex> lock(staging->busy);
+    const size_t a_bytes = align_up(static_cast<size_t>(extent_bytes(a)));
+    const size_t b_bytes = align_up(static_cast<size_t>(extent_bytes(b)));
+    const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
+    va_array sa, sb, so = *out;
+    stage_view(a, staging->host, staging->mapped, &sa);
+    stage_view(b, staging->host + a_bytes, staging->mapped + a_bytes, &sb);
+    char *direct = mapped_output(out->data);
+    so.data = direct != nullptr ? direct : staging->mapped + a_bytes + b_bytes;
+    VA_CHECK(binary_on_stream(device, stream, op, &sa, &sb, &so, n));
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (direct == nullptr) std::memcpy(out->data, staging->host + a_bytes + b_bytes, out_bytes);
+    return VA_SUCCESS;
+}
+
+bool fits_small(size_t total) { return total <= kSmallBytes; }
+
+// ---- route 2: the pipeline ----
+struct HostInput {
+    const char *data;
+    va_dtype dtype;
+    size_t size;
+    bool scalar;
+};
+
+// Copies elements [begin, begin+count) of `in` into the slot's pinned buffer k,
+// queues their upload, and describes them on the device.
+va_status stage_chunk(const HostInput &in, int k, StageSlot &slot, cudaStream_t stream,
+                      int64_t begin, int64_t count, va_array *view) {
+    const size_t bytes = in.scalar ? in.size : static_cast<size_t>(count) * in.size;
+    const char *src = in.scalar ? in.data : in.data + static_cast<size_t>(begin) * in.size;
+    std::memcpy(slot.pinned_in[k], src, bytes);
+    VA_CUDA_CHECK(cudaMemcpyAsync(slot.dev_in[k], slot.pinned_in[k], bytes, cudaMemcpyHostToDevice, stream));
+    std::memset(view, 0, sizeof(*view));
+    view->data = slot.dev_in[k];
+    view->dtype = in.dtype;
+    view->ndim = 1;
+    view->shape[0] = count;
+    view->strides[0] = in.scalar ? 0 : static_cast<int64_t>(in.size);
+    return VA_SUCCESS;
+}
+
+HostInput host_input(const va_array *a) {
+    return HostInput{static_cast<const char *>(a->data), a->dtype, va_dtype_size(a->dtype),
+                     all_broadcast(a)};
+}
+
+va_status binary_pipelined(int device, va_op op, const va_array *a, const va_array *b,
+                           const va_array *out, int64_t n) {
+    Pipeline *p = nullptr;
+    VA_CHECK(pipeline_for(device, &p));
+    std::lock_guard<std::mutex> lock(p->busy);
+    const HostInput ia = host_input(a), ib = host_input(b);
+    const size_t osize = va_dtype_size(out->dtype);
+    const int64_t chunk = chunk_elements(n, std::max(osize, std::max(ia.size, ib.size)), p->workers);
+    const int64_t nchunks = (n + chunk - 1) / chunk;
+    const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
+    char *out_data = static_cast<char *>(out->data);
+    return run_workers(device, workers, [&](int w) -> va_status {
+        StageWorker &worker = p->worker[w];
+        int iteration = 0;
+        for (int64_t c = w; c < nchunks; c += workers, ++iteration) {
+            StageSlot &slot = worker.slots[iteration & 1];
+            VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
+            const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
+            va_array va, vb, vo;
+            VA_CHECK(stage_chunk(ia, 0, slot, worker.stream, begin, count, &va));
+            VA_CHECK(stage_chunk(ib, 1, slot, worker.stream, begin, count, &vb));
+            std::memset(&vo, 0, sizeof(vo));
+            vo.data = slot.dev_out;
+            vo.dtype = out->dtype;
+            vo.ndim = 1;
+            vo.shape[0] = count;
+            vo.strides[0] = static_cast<int64_t>(osize);
+            VA_CHECK(binary_on_stream(device, worker.stream, op, &va, &vb, &vo, count));
+            VA_CUDA_CHECK(cudaMemcpyAsync(out_data + static_cast<size_t>(begin) * osize, slot.dev_out,
+                                          static_cast<size_t>(count) * osize, cudaMemcpyDeviceToHost,
+                                          worker.stream));
+            VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
+        }
+        VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
+        return VA_SUCCESS;
+    });
+}
+
+va_status sum_pipelined(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                        void *result) {
+    Pipeline *p = nullptr;
+    VA_CHECK(pipeline_for(device, &p));
+    std::lock_guard<std::mutex> lock(p->busy);
+    const HostInput in = host_input(a);
+    const int64_t chunk = chunk_elements(n, in.size, p->workers);
+    const int64_t nchunks = (n + chunk - 1) / chunk;
+    const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
+    const bool integral = a->dtype == VA_INT32 || a->dtype == VA_INT64;
+    DeviceBuffer partials(device, stream);
+    VA_CHECK(partials.allocate(static_cast<size_t>(nchunks) * sizeof(int64_t)));
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));  // the buffer exists before other streams use it
+    char *chunk_sums = partials.get();
+    VA_CHECK(run_workers(device, workers, [&](int w) -> va_status {
+        StageWorker &worker = p->worker[w];
+        int iteration = 0;
+        for (int64_t c = w; c < nchunks; c += workers, ++iteration) {
+            StageSlot &slot = worker.slots[iteration & 1];
+            VA_CUDA_CHECK(cudaEventSynchronize(slot.done));
+            const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
+            va_array view;
+            VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view));
+            VA_CHECK(enqueue_partial_sum(device, worker.stream, &view, count, worker.scratch,
+                                         chunk_sums + c * sizeof(int64_t)));
+            VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
+        }
+        VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
+        return VA_SUCCESS;
+    }));
+    // The chunks' sums, in the accumulator type, summed once more.
+    va_array sums;
+    std::memset(&sums, 0, sizeof(sums));
+    sums.data = chunk_sums;
+    sums.dtype = integral ? VA_INT64 : VA_FLOAT64;
+    sums.ndim = 1;
+    sums.shape[0] = nchunks;
+    sums.strides[0] = sizeof(int64_t);
+    if (a->dtype != VA_FLOAT32) return sum_on_stream(device, stream, &sums, nchunks, result);
+    double total = 0;
+    VA_CHECK(sum_on_stream(device, stream, &sums, nchunks, &total));
+    const float narrowed = static_cast<float>(total);
+    std::memcpy(result, &narrowed, sizeof(narrowed));
+    return VA_SUCCESS;
+}
+
+bool pipelinable(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
+
 }  // namespace
 }  // namespace va
 
@@ -47,11 +223,16 @@ va_status va_binary_host(int device, va_op op, const va_array *a, const va_array
     cudaStream_t stream = nullptr;
     VA_CHECK(va::library_stream(device, &stream));
     if (n == 0) return VA_SUCCESS;
+    const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
+    const size_t staged = va::align_up(static_cast<size_t>(va::extent_bytes(a))) +
+                          va::align_up(static_cast<size_t>(va::extent_bytes(b))) + out_bytes;
+    if (va::fits_small(staged)) return va::binary_small(device, stream, op, a, b, out, n);
+    if (va::pipelinable(a) && va::pipelinable(b))
+        return va::binary_pipelined(device, op, a, b, out, n);
     va::DeviceBuffer da(device, stream), db(device, stream), dout(device, stream);
     va_array va_a, va_b, va_out = *out;
     VA_CHECK(va::upload_view(stream, a, &da, &va_a));
     VA_CHECK(va::upload_view(stream, b, &db, &va_b));
-    const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
     VA_CHECK(dout.allocate(out_bytes));
     va_out.data = dout.get();
     VA_CHECK(va::binary_on_stream(device, stream, op, &va_a, &va_b, &va_out, n));
@@ -67,6 +248,17 @@ va_status va_sum_host(int device, const va_array *a, void *result) {
     VA_ENTER_DEVICE(device, scope);
     cudaStream_t stream = nullptr;
     VA_CHECK(va::library_stream(device, &stream));
+    const int64_t span = va::extent_bytes(a);
+    if (va::c_contiguous(a) && span > static_cast<int64_t>(va::kSmallBytes))
+        return va::sum_pipelined(device, stream, a, n, result);
+    if (va::fits_small(static_cast<size_t>(span))) {
+        va::SmallStaging *staging = nullptr;
+        VA_CHECK(va::small_staging_for(device, &staging));
+        std::lock_guard<std::mutex> lock(staging->busy);
+        va_array staged;
+        va::stage_view(a, staging->host, staging->mapped, &staged);
+        return va::sum_on_stream(device, stream, &staged, n, result);
+    }
     va::DeviceBuffer da(device, stream);
     va_array va_a;
     VA_CHECK(va::upload_view(stream, a, &da, &va_a));

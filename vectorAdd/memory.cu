@@ -171,9 +171,9 @@ va_status va_malloc_managed(int device, size_t nbytes, void **ptr) {
 
 va_status va_free_managed(int device, void *ptr, size_t nbytes) {
     if (ptr == nullptr) return VA_SUCCESS;
+    VA_ENTER_DEVICE(device, scope);
     va::g_bytes_in_use -= static_cast<int64_t>(nbytes == 0 ? 1 : nbytes);
     va::g_live_allocations -= 1;
-    VA_ENTER_DEVICE(device, scope);
     // Managed memory is read by the host: the queued work must be done first.
     cudaStream_t stream = nullptr;
     VA_CHECK(va::library_stream(device, &stream));

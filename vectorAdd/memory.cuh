@@ -12,6 +12,9 @@ namespace va {
 va_status pool_alloc(int device, cudaStream_t stream, size_t nbytes, void **ptr);
 void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes);
 
+// True when ptr is a block from va_host_alloc that is in use.
+bool host_block_is_pinned(const void *ptr);
+
 // A temporary device buffer, released on the library stream when it goes out of
 // scope, so it stays valid for the work queued before that.
 class DeviceBuffer {

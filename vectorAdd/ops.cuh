@@ -15,6 +15,22 @@ struct SumResult {
     using type = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
 };
 
+// Scratch of one stream's sums: the blocks' partials and the counter that finds
+// the last block (zero between sums: the last block resets it).
+constexpr int kMaxBlocks = 1024;
+constexpr size_t kReduceScratchBytes = kMaxBlocks * sizeof(int64_t) + 64;
+struct ReduceScratch {
+    void *partials = nullptr;
+    unsigned int *counter = nullptr;
+};
+// Scratch laid out in kReduceScratchBytes of zeroed device memory.
+ReduceScratch scratch_at(void *memory);
+
+// Queues the sum of `a` (device memory) on `stream`, written to device memory
+// `accumulator` as the accumulator type (int64 or double). No wait.
+va_status enqueue_partial_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                              ReduceScratch scratch, void *accumulator);
+
 // Sums `a` (n elements, device memory) on `stream` and waits; *result as va_sum.
 va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
                         void *result);

@@ -17,36 +17,27 @@ namespace va {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kMaxBlocks = 1024;
 
-// Per device: the blocks' partials and the ticket counter that finds the last
-// block. Every sum is queued on the library's one stream per device, so sums never
-// overlap and one scratch area per device is enough; the last block resets the
-// counter for the next.
-struct Scratch {
-    void *partials = nullptr;
-    unsigned int *counter = nullptr;
-};
+// The per-device scratch of the library stream: every sum queued there runs
+// after the previous one, so one area per device is enough.
 std::mutex g_scratch_mutex;
-Scratch g_scratch[kMaxDevices];
+ReduceScratch g_scratch[kMaxDevices];
+void *g_scratch_memory[kMaxDevices] = {};
 
-va_status device_scratch(int device, Scratch *out) {
+va_status device_scratch(int device, ReduceScratch *out) {
     std::lock_guard<std::mutex> lock(g_scratch_mutex);
-    Scratch &s = g_scratch[device];
-    if (s.partials == nullptr) {
+    if (g_scratch_memory[device] == nullptr) {
         void *mem = nullptr;
-        const size_t bytes = kMaxBlocks * sizeof(int64_t) + 64;
-        VA_CUDA_CHECK(cudaMalloc(&mem, bytes));
-        cudaError_t err = cudaMemset(mem, 0, bytes);
+        VA_CUDA_CHECK(cudaMalloc(&mem, kReduceScratchBytes));
+        cudaError_t err = cudaMemset(mem, 0, kReduceScratchBytes);
         if (err != cudaSuccess) {
             cudaFree(mem);
             VA_CUDA_CHECK(err);
         }
-        s.partials = mem;
-        s.counter = reinterpret_cast<unsigned int *>(static_cast<char *>(mem) +
-                                                     kMaxBlocks * sizeof(int64_t));
+        g_scratch_memory[device] = mem;
+        g_scratch[device] = scratch_at(mem);
     }
-    *out = s;
+    *out = g_scratch[device];
     return VA_SUCCESS;
 }
 
@@ -77,10 +68,10 @@ __device__ Acc block_reduce(Acc v) {
 }
 
 // G > 0: contiguous, read in packs of G; G == 0: strided, walked with `walk`.
-template <typename T, int G>
+template <typename T, int G, typename Out>
 __global__ void __launch_bounds__(kThreads)
 sum_kernel(const char *data, int64_t n, Walk walk, SumAcc<T> *partials, unsigned int *counter,
-           typename SumResult<T>::type *result) {
+           Out *result) {
     using Acc = SumAcc<T>;
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -122,27 +113,14 @@ sum_kernel(const char *data, int64_t n, Walk walk, SumAcc<T> *partials, unsigned
         total = acc_add(total, __ldcg(&partials[i]));
     total = block_reduce(total);
     if (threadIdx.x == 0) {
-        *result = static_cast<typename SumResult<T>::type>(total);
+        *result = static_cast<Out>(total);
         *counter = 0;
     }
 }
 
-template <typename T>
+template <typename T, typename Out>
 va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
-                     void *host_result) {
-    using R = typename SumResult<T>::type;
-    if (n == 0) {
-        const R zero = 0;
-        std::memcpy(host_result, &zero, sizeof(R));
-        return VA_SUCCESS;
-    }
-    Scratch scratch;
-    VA_CHECK(device_scratch(device, &scratch));
-    PinnedSlot slot;
-    VA_CHECK(slot.acquire());
-    R *dev_result = nullptr;
-    VA_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&dev_result), slot.get(), 0));
-
+                     ReduceScratch scratch, Out *result) {
     const va_array *views[1] = {a};
     Walk walk;
     make_walk(views, 1, &walk);
@@ -156,24 +134,53 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
     auto *partials = static_cast<SumAcc<T> *>(scratch.partials);
     const char *data = static_cast<const char *>(a->data);
     if (contiguous && reinterpret_cast<uintptr_t>(data) % (sizeof(T) * G) == 0)
-        sum_kernel<T, G><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+        sum_kernel<T, G, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
     else if (contiguous)
-        sum_kernel<T, 1><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+        sum_kernel<T, 1, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
     else
-        sum_kernel<T, 0><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, dev_result);
+        sum_kernel<T, 0, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
     VA_LAUNCH_CHECK();
-    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::memcpy(host_result, slot.get(), sizeof(R));
     return VA_SUCCESS;
 }
 
 }  // namespace
 
-va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
-                        void *result) {
+ReduceScratch scratch_at(void *memory) {
+    ReduceScratch s;
+    s.partials = memory;
+    s.counter = reinterpret_cast<unsigned int *>(static_cast<char *>(memory) +
+                                                 kMaxBlocks * sizeof(int64_t));
+    return s;
+}
+
+va_status enqueue_partial_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                              ReduceScratch scratch, void *accumulator) {
     return dispatch_dtype(a->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return launch_sum<T>(device, stream, a, n, result);
+        return launch_sum<T>(device, stream, a, n, scratch, static_cast<SumAcc<T> *>(accumulator));
+    });
+}
+
+va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
+                        void *result) {
+    return dispatch_dtype(a->dtype, [&](auto tag) -> va_status {
+        using T = typename decltype(tag)::type;
+        using R = typename SumResult<T>::type;
+        if (n == 0) {
+            const R zero = 0;
+            std::memcpy(result, &zero, sizeof(R));
+            return VA_SUCCESS;
+        }
+        ReduceScratch scratch;
+        VA_CHECK(device_scratch(device, &scratch));
+        PinnedSlot slot;
+        VA_CHECK(slot.acquire());
+        R *mapped = nullptr;
+        VA_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&mapped), slot.get(), 0));
+        VA_CHECK(launch_sum<T>(device, stream, a, n, scratch, mapped));
+        VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::memcpy(result, slot.get(), sizeof(R));
+        return VA_SUCCESS;
     });
 }
 

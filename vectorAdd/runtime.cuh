@@ -43,4 +43,20 @@ va_status library_stream(int device, cudaStream_t *stream);
 // Multiprocessor count of `device`, read once.
 int multiprocessor_count(int device);
 
+// How many blocks of `threads` threads of Kernel fit on one multiprocessor, read
+// once per kernel (the GPUs of one process are assumed alike).
+template <auto Kernel>
+int resident_blocks(int threads) {
+    static const int per_sm = [threads] {
+        int blocks = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0) != cudaSuccess ||
+            blocks < 1) {
+            cudaGetLastError();
+            blocks = 1;
+        }
+        return blocks;
+    }();
+    return per_sm;
+}
+
 }  // namespace va

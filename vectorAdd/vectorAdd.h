@@ -112,7 +112,11 @@ va_status va_free_managed(int device, void *ptr, size_t nbytes);
 va_status va_memory_stats(int64_t *bytes_in_use, int64_t *live_allocations);
 /* Return the pool's cached, unused memory to the driver. */
 va_status va_release_cached(void);
-/* Copies on the library's stream of `device`; the _sync forms wait for it. */
+/* Pinned (page-locked, device-mapped) host memory from a cache: GPU copies to and
+ * from it run at full PCIe speed. Freed blocks are kept for reuse, up to a cap. */
+va_status va_host_alloc(size_t nbytes, void **ptr);
+va_status va_host_free(void *ptr);
+/* Copies on the library's stream of `device`; va_copy_to_host waits for it. */
 va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbytes);
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes);
 
@@ -131,7 +135,10 @@ va_status va_trace(int device, const va_array *a, void *result);
 
 /* ---- compute on host memory through the GPU (uploads, computes, downloads) ---- */
 /* Like va_binary, but a, b and out live in host memory. Inputs are read with
- * their strides; out must be C-contiguous. */
+ * their strides; out must be C-contiguous. Small inputs go through one kernel
+ * reading pinned memory in place; large contiguous ones through a pipeline of
+ * pinned staging buffers on several streams, filled by several CPU threads;
+ * out from va_host_alloc receives results by DMA directly. */
 va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,
                          const va_array *out);
 va_status va_sum_host(int device, const va_array *a, void *result);

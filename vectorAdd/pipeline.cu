@@ -1,0 +1,133 @@
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "pipeline.cuh"
+
+namespace va {
+namespace {
+
+std::mutex g_create_mutex;
+Pipeline *g_pipelines[kMaxDevices] = {};
+SmallStaging *g_small[kMaxDevices] = {};
+
+int worker_count() {
+    const unsigned hw = std::thread::hardware_concurrency();
+    return static_cast<int>(std::max(1u, std::min<unsigned>(kMaxWorkers, hw == 0 ? 1 : hw / 2)));
+}
+
+va_status build_worker(StageWorker &w) {
+    VA_CUDA_CHECK(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
+    for (StageSlot &s : w.slots) {
+        for (int k = 0; k < 2; ++k) {
+            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[k]), kChunkBytes,
+                                        cudaHostAllocPortable));
+            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[k]), kChunkBytes));
+        }
+        VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), kChunkBytes));
+        VA_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+    }
+    void *scratch = nullptr;
+    VA_CUDA_CHECK(cudaMalloc(&scratch, kReduceScratchBytes));
+    w.scratch = scratch_at(scratch);
+    VA_CUDA_CHECK(cudaMemset(scratch, 0, kReduceScratchBytes));
+    return VA_SUCCESS;
+}
+
+void destroy_worker(StageWorker &w) {
+    for (StageSlot &s : w.slots) {
+        for (int k = 0; k < 2; ++k) {
+            if (s.pinned_in[k]) cudaFreeHost(s.pinned_in[k]);
+            if (s.dev_in[k]) cudaFree(s.dev_in[k]);
+        }
+        if (s.dev_out) cudaFree(s.dev_out);
+        if (s.done) cudaEventDestroy(s.done);
+    }
+    if (w.scratch.partials) cudaFree(w.scratch.partials);
+    if (w.stream) cudaStreamDestroy(w.stream);
+    w = StageWorker();
+    cudaGetLastError();
+}
+
+}  // namespace
+
+va_status pipeline_for(int device, Pipeline **pipeline) {
+    std::lock_guard<std::mutex> lock(g_create_mutex);
+    if (g_pipelines[device] == nullptr) {
+        Pipeline *p = new (std::nothrow) Pipeline();
+        if (p == nullptr) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);
+        p->workers = worker_count();
+        for (int w = 0; w < p->workers; ++w) {
+            va_status st = build_worker(p->worker[w]);
+            if (st != VA_SUCCESS) {
+                for (int k = 0; k <= w; ++k) destroy_worker(p->worker[k]);
+                delete p;
+                return st;
+            }
+        }
+        g_pipelines[device] = p;
+    }
+    *pipeline = g_pipelines[device];
+    return VA_SUCCESS;
+}
+
+va_status small_staging_for(int device, SmallStaging **staging) {
+    std::lock_guard<std::mutex> lock(g_create_mutex);
+    if (g_small[device] == nullptr) {
+        SmallStaging *s = new (std::nothrow) SmallStaging();
+        if (s == nullptr) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);
+        cudaError_t err = cudaHostAlloc(reinterpret_cast<void **>(&s->host), kSmallBytes,
+                                        cudaHostAllocPortable | cudaHostAllocMapped);
+        if (err == cudaSuccess)
+            err = cudaHostGetDevicePointer(reinterpret_cast<void **>(&s->mapped), s->host, 0);
+        if (err != cudaSuccess) {
+            if (s->host) cudaFreeHost(s->host);
+            delete s;
+            VA_CUDA_CHECK(err);
+        }
+        g_small[device] = s;
+    }
+    *staging = g_small[device];
+    return VA_SUCCESS;
+}
+
+va_status run_workers(int device, int workers, const std::function<va_status(int)> &body) {
+    std::vector<va_status> status(workers, VA_SUCCESS);
+    std::vector<va_error_info> info(workers);
+    auto run = [&](int w) {
+        DeviceScope scope(device);
+        status[w] = scope.status() == cudaSuccess
+                        ? body(w)
+                        : record_cuda(scope.status(), __FILE__, __LINE__);
+        if (status[w] != VA_SUCCESS) va_last_error(&info[w]);
+    };
+    std::vector<std::thread> threads;
+    std::vector<int> inline_workers;
+    for (int w = 1; w < workers; ++w) {
+        try {
+            threads.emplace_back(run, w);
+        } catch (...) {  // no thread to be had: that worker's share runs here
+            inline_workers.push_back(w);
+        }
+    }
+    run(0);
+    for (int w : inline_workers) run(w);
+    for (std::thread &t : threads) t.join();
+    for (int w = 0; w < workers; ++w) {
+        if (status[w] != VA_SUCCESS) {
+            restore_error(info[w]);
+            return status[w];
+        }
+    }
+    return VA_SUCCESS;
+}
+
+int64_t chunk_elements(int64_t n, size_t widest, int workers) {
+    const int64_t most = static_cast<int64_t>(kChunkBytes / widest);
+    int64_t want = (n + 2 * workers - 1) / (2 * workers);
+    want = std::max<int64_t>(want, 65536);
+    want = (want + 255) / 256 * 256;  // chunk starts stay 16-byte aligned
+    return std::min(want, most);
+}
+
+}  // namespace va

@@ -1,0 +1,57 @@
+// Moving host data through the GPU: a zero-copy staging area for small calls,
+// and for large ones a pipeline of workers (CPU threads), each with its own
+// stream and two slots of pinned and device buffers, so that copying into
+// pinned memory, uploads, kernels and downloads of different chunks overlap.
+#pragma once
+
+#include <functional>
+#include <mutex>
+
+#include "ops.cuh"
+
+namespace va {
+
+constexpr int kMaxWorkers = 8;
+constexpr size_t kChunkBytes = size_t(4) << 20;   // per buffer of a slot
+constexpr size_t kSmallBytes = size_t(1) << 20;   // zero-copy staging per device
+
+struct StageSlot {
+    char *pinned_in[2] = {nullptr, nullptr};
+    char *dev_in[2] = {nullptr, nullptr};
+    char *dev_out = nullptr;
+    cudaEvent_t done = nullptr;  // the slot's last chunk has left the GPU
+};
+
+struct StageWorker {
+    cudaStream_t stream = nullptr;
+    StageSlot slots[2];
+    ReduceScratch scratch;
+};
+
+struct Pipeline {
+    std::mutex busy;  // one pipelined call at a time per device: they share PCIe anyway
+    int workers = 0;
+    StageWorker worker[kMaxWorkers];
+};
+
+// The pipeline of `device` (current), built on first use.
+va_status pipeline_for(int device, Pipeline **pipeline);
+
+// Pinned, device-mapped staging of kSmallBytes for `device`, with its lock.
+struct SmallStaging {
+    std::mutex busy;
+    char *host = nullptr;
+    char *mapped = nullptr;  // the same memory as the device addresses it
+};
+va_status small_staging_for(int device, SmallStaging **staging);
+
+// Runs body(w) for w in [0, workers) on as many threads (the caller's is worker
+// 0), each with `device` current. Returns the first failure, its details made the
+// caller's last error.
+va_status run_workers(int device, int workers, const std::function<va_status(int)> &body);
+
+// Elements per chunk: at most kChunkBytes of the widest element, and small
+// enough that every worker gets two chunks to overlap.
+int64_t chunk_elements(int64_t n, size_t widest, int workers);
+
+}  // namespace va
