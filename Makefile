@@ -28,9 +28,17 @@ else
   BUILD_KIND := release
 endif
 
+# SANITIZE=address,undefined builds the host code with those sanitizers (make asan).
+SANITIZE ?=
+ifneq ($(SANITIZE),)
+  SAN_FLAGS := $(foreach s,$(subst $(comma), ,$(SANITIZE)),-fsanitize=$(s)) \
+               -fno-omit-frame-pointer -fno-sanitize-recover=all
+  BUILD_KIND := $(BUILD_KIND)-san
+endif
+
 HOST_WARNINGS := -Wall,-Wextra,-Werror
 NVCCFLAGS := -std=c++17 $(OPT) $(GENCODE) -rdc=true -Xcompiler -fPIC,$(HOST_WARNINGS) \
-             --Werror all-warnings -IvectorAdd
+             --Werror all-warnings -IvectorAdd $(foreach f,$(SAN_FLAGS),-Xcompiler $(f))
 
 BUILD := build/$(BUILD_KIND)-sm_$(ARCH_TAG)
 LIB_SOURCES := $(wildcard vectorAdd/*.cu)
@@ -38,10 +46,10 @@ LIB_HEADERS := $(wildcard vectorAdd/*.cuh vectorAdd/*.h)
 LIB_OBJECTS := $(patsubst vectorAdd/%.cu,$(BUILD)/%.o,$(LIB_SOURCES))
 LIBRARY := $(BUILD)/libvectoradd.a
 
-CXX_TEST_FLAGS := -O2 -Wall -Wextra -Werror -IvectorAdd
+CXX_TEST_FLAGS := -O2 -Wall -Wextra -Werror -IvectorAdd $(SAN_FLAGS)
 LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
-export CUDA_PATH CUDA_ARCH dbg
+export CUDA_PATH CUDA_ARCH dbg SANITIZE
 
 .PHONY: all deps lib build install demo test test-c test-py bench clean sanitize asan
 .DEFAULT_GOAL := all
@@ -52,7 +60,7 @@ deps:
 	$(PYTHON) scripts/ensure_deps.py
 
 lib: $(LIBRARY)
-	@cp $(LIBRARY) build/libvectoradd.a
+	@cp -p $(LIBRARY) build/libvectoradd.a
 	@echo "built build/libvectoradd.a for sm_$(ARCH_TAG)"
 
 $(BUILD)/%.o: vectorAdd/%.cu $(LIB_HEADERS) | $(BUILD)
@@ -95,6 +103,34 @@ test: deps
 
 bench: build
 	$(PYTHON) bench/run.py
+
+# The host code (C library host side, the extension, tests/test.c) under
+# AddressSanitizer and UBSan, then the C tests and the CPU test suite. The
+# sanitized extension is built into build/asan/ so the normal build is untouched.
+ASAN_LIB = $(shell g++ -print-file-name=libasan.so)
+UBSAN_LIB = $(shell g++ -print-file-name=libubsan.so)
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+asan:
+	$(MAKE) lib SANITIZE=address,undefined
+	$(MAKE) test-c SANITIZE=address,undefined
+	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py build/asan/myModule/
+	SANITIZE=address,undefined $(PYTHON) setup.py -q build_ext --build-lib build/asan --build-temp build/asan-tmp
+	cd build/asan && $(ASAN_ENV) LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
+	    MYMODULE_TESTS_ROOT=$(CURDIR) $(PYTHON) -m pytest -q -p no:cacheprovider $(CURDIR)/tests
+
+# compute-sanitizer's four tools over the C tests and the GPU pytest suite, with
+# the library's caches off (MYMODULE_NO_POOL=1) so every allocation is visible.
+SANITIZER ?= compute-sanitizer
+SAN_PYTEST ?= tests/test_device_arrays.py tests/test_interop.py
+sanitize: $(BUILD)/test_c build
+	@set -e; for tool in memcheck racecheck initcheck synccheck; do \
+	    extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
+	    echo "== $$tool: tests/test.c"; \
+	    MYMODULE_NO_POOL=1 $(SANITIZER) --tool $$tool $$extra --error-exitcode 1 $(BUILD)/test_c; \
+	    echo "== $$tool: pytest $(SAN_PYTEST)"; \
+	    MYMODULE_NO_POOL=1 $(SANITIZER) --tool $$tool --error-exitcode 1 --target-processes all \
+	        $(PYTHON) -m pytest -q -x -p no:cacheprovider $(SAN_PYTEST); \
+	done
 
 clean:
 	rm -rf build *.so myModule/*.so myModule/__pycache__ tests/__pycache__ *.egg-info .pytest_cache

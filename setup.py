@@ -42,6 +42,10 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+# make asan sets SANITIZE=address,undefined for a sanitized build of the host code.
+SANITIZE = os.environ.get("SANITIZE", "")
+SAN_FLAGS = ["-fsanitize=" + SANITIZE, "-fno-omit-frame-pointer"] if SANITIZE else []
+
 extension = Extension(
     "myModule._core",
     sources=["myModule.c"] + sorted(glob.glob("ext/*.cpp")),
@@ -50,7 +54,8 @@ extension = Extension(
     extra_objects=[LIBRARY],
     library_dirs=[os.path.join(CUDA_PATH, "lib64")],
     libraries=["cudart_static", "dl", "rt", "pthread"],
-    extra_compile_args=["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"],
+    extra_compile_args=["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"] + SAN_FLAGS,
+    extra_link_args=SAN_FLAGS,
     language="c++",
 )
 

@@ -80,6 +80,9 @@ PyObject *devicearray_to_host(DeviceArrayObject *self);
 /* A C-contiguous copy on the same device (or a new reference when already so). */
 DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self);
 void devicearray_describe(const DeviceArrayObject *self, va_array *view);
+/* Lets go of foreign owners whose views' work is done (all of them after a
+ * full synchronisation). */
+void devicearray_sweep_releases(int everything_done);
 int devicearray_is_c_contiguous(const DeviceArrayObject *self);
 
 /* ---- hostmem.cpp ---- */

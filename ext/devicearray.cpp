@@ -188,6 +188,70 @@ PyObject *devicearray_to_host(DeviceArrayObject *self)
 
 /* ---- the type ---- */
 
+/* The owner of foreign memory (another library's array, a DLPack capsule) may
+ * free it as soon as we let go, while our queued kernels still read it: the
+ * owner is let go only once the GPU has passed a marker recorded when the view
+ * died. */
+typedef struct {
+    void *marker;
+    PyObject *owner;
+} PendingRelease;
+
+static PendingRelease *pending = NULL;
+static Py_ssize_t pending_count = 0, pending_capacity = 0;
+
+void devicearray_sweep_releases(int everything_done)
+{
+    if (pending_count == 0) {
+        return;
+    }
+    /* Owners are dropped after the list is compacted: dropping one may run code
+     * that defers more releases. */
+    PyObject **ready = (PyObject **)PyMem_Malloc(sizeof(PyObject *) * pending_count);
+    if (ready == NULL) {
+        return;
+    }
+    Py_ssize_t nready = 0, kept = 0;
+    for (Py_ssize_t i = 0; i < pending_count; ++i) {
+        if (everything_done || va_marker_done(pending[i].marker)) {
+            va_marker_release(pending[i].marker);
+            ready[nready++] = pending[i].owner;
+        }
+        else {
+            pending[kept++] = pending[i];
+        }
+    }
+    pending_count = kept;
+    for (Py_ssize_t i = 0; i < nready; ++i) {
+        Py_DECREF(ready[i]);
+    }
+    PyMem_Free(ready);
+}
+
+static void release_owner_later(PyObject *owner, int device)
+{
+    void *marker = NULL;
+    if (va_cuda_available() != VA_SUCCESS || va_marker_record(device, &marker) != VA_SUCCESS) {
+        Py_DECREF(owner); /* nothing can be running: let go now */
+        return;
+    }
+    if (pending_count == pending_capacity) {
+        Py_ssize_t capacity = pending_capacity == 0 ? 16 : 2 * pending_capacity;
+        PendingRelease *grown = (PendingRelease *)PyMem_Realloc(pending, sizeof(PendingRelease) * capacity);
+        if (grown == NULL) {
+            va_synchronize(device); /* no room to wait asynchronously */
+            va_marker_release(marker);
+            Py_DECREF(owner);
+            return;
+        }
+        pending = grown;
+        pending_capacity = capacity;
+    }
+    pending[pending_count].marker = marker;
+    pending[pending_count].owner = owner;
+    ++pending_count;
+}
+
 static void devicearray_dealloc(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
@@ -203,8 +267,14 @@ static void devicearray_dealloc(PyObject *op)
             va_free(self->device, self->allocation, self->allocation_bytes);
         }
     }
-    Py_XDECREF(self->owner);
+    PyObject *owner = self->owner;
+    int device = self->device;
+    self->owner = NULL;
     Py_TYPE(op)->tp_free(op);
+    if (owner != NULL) {
+        release_owner_later(owner, device);
+    }
+    devicearray_sweep_releases(0);
 }
 
 static PyObject *int64_tuple(int n, const int64_t *values)
@@ -336,6 +406,11 @@ static PyObject *nb_add(PyObject *a, PyObject *b) { return binary_objects(VA_ADD
 static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary_objects(VA_SUBTRACT, a, b, NULL, WHERE_AUTO); }
 static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary_objects(VA_MULTIPLY, a, b, NULL, WHERE_AUTO); }
 static PyObject *nb_div(PyObject *a, PyObject *b) { return binary_objects(VA_DIVIDE, a, b, NULL, WHERE_AUTO); }
+/* In place, like NumPy: the result is cast into the left operand. */
+static PyObject *nb_iadd(PyObject *a, PyObject *b) { return binary_objects(VA_ADD, a, b, a, WHERE_AUTO); }
+static PyObject *nb_isub(PyObject *a, PyObject *b) { return binary_objects(VA_SUBTRACT, a, b, a, WHERE_AUTO); }
+static PyObject *nb_imul(PyObject *a, PyObject *b) { return binary_objects(VA_MULTIPLY, a, b, a, WHERE_AUTO); }
+static PyObject *nb_idiv(PyObject *a, PyObject *b) { return binary_objects(VA_DIVIDE, a, b, a, WHERE_AUTO); }
 
 static PyNumberMethods devicearray_as_number;
 static PySequenceMethods devicearray_as_sequence;
@@ -396,6 +471,10 @@ int devicearray_init(PyObject *module)
     devicearray_as_number.nb_subtract = nb_sub;
     devicearray_as_number.nb_multiply = nb_mul;
     devicearray_as_number.nb_true_divide = nb_div;
+    devicearray_as_number.nb_inplace_add = nb_iadd;
+    devicearray_as_number.nb_inplace_subtract = nb_isub;
+    devicearray_as_number.nb_inplace_multiply = nb_imul;
+    devicearray_as_number.nb_inplace_true_divide = nb_idiv;
     devicearray_as_sequence.sq_length = devicearray_len;
     devicearray_as_buffer.bf_getbuffer = devicearray_getbuffer;
     devicearray_as_buffer.bf_releasebuffer = devicearray_releasebuffer;

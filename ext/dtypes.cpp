@@ -30,6 +30,7 @@ PyArray_Descr *descr_from_va(va_dtype dtype)
         case VA_INT64: return PyArray_DescrFromType(NPY_INT64);
         case VA_FLOAT32: return PyArray_DescrFromType(NPY_FLOAT32);
         case VA_FLOAT64: return PyArray_DescrFromType(NPY_FLOAT64);
+        default: break;
     }
     PyErr_SetString(PyExc_SystemError, "unknown va_dtype");
     return NULL;
@@ -42,6 +43,7 @@ const char *va_dtype_name(va_dtype dtype)
         case VA_INT64: return "int64";
         case VA_FLOAT32: return "float32";
         case VA_FLOAT64: return "float64";
+        default: break;
     }
     return "unknown";
 }

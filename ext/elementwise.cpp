@@ -121,6 +121,10 @@ static PyObject *binary_gpu_host(va_op op, const Operand *a, const Operand *b,
             goto fail;
         }
     }
+    /* Arguments are checked; only now does the want of a GPU matter. */
+    if (require_cuda(ufunc_names[op]) < 0) {
+        goto fail;
+    }
     if (out != NULL && usable_directly(out, dtype)) {
         Py_INCREF(out);
         target = out;
@@ -398,9 +402,7 @@ PyObject *binary_objects(va_op op, PyObject *a_obj, PyObject *b_obj, PyObject *o
     }
     else {
         va_status st;
-        if (require_cuda(ufunc_names[op]) == 0) {
-            result = binary_gpu_host(op, &a, &b, host_out, dtype, &st);
-        }
+        result = binary_gpu_host(op, &a, &b, host_out, dtype, &st);
     }
 done:
     operand_clear(&a);

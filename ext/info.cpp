@@ -92,6 +92,7 @@ PyObject *mm_synchronize(PyObject *, PyObject *)
     if (st != VA_SUCCESS) {
         return raise_status(st);
     }
+    devicearray_sweep_releases(1);
     Py_RETURN_NONE;
 }
 

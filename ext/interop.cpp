@@ -145,7 +145,15 @@ static PyObject *import_cai(PyObject *obj, PyObject *cai)
     if (owning_device(ptr, count, &device) < 0) {
         return NULL;
     }
-    /* v3: the producer's work on `stream` must finish before we read. */
+    /* v3: the producer's work on `stream` must finish before we read. Without a
+     * stream key (v2) the producer's work may still be queued on the legacy
+     * default stream, which our non-blocking stream does not follow by itself. */
+    if (stream_obj == NULL && count > 0) {
+        va_status st = va_stream_wait_external(device, protocol_stream(1));
+        if (st != VA_SUCCESS) {
+            return raise_status(st);
+        }
+    }
     if (stream_obj != NULL && stream_obj != Py_None && count > 0) {
         long long s = PyLong_AsLongLong(stream_obj);
         if (s == -1 && PyErr_Occurred()) {
@@ -165,23 +173,29 @@ static PyObject *import_cai(PyObject *obj, PyObject *cai)
 
 /* ---- import: DLPack ---- */
 
+/* Capsule destructors run while an exception may be set (a failed import): it
+ * is kept as it was. */
 static void release_legacy_capsule(PyObject *capsule)
 {
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
     DLManagedTensorABI *t = (DLManagedTensorABI *)PyCapsule_GetPointer(capsule, "myModule.dlpack_owner");
     if (t != NULL && t->deleter != NULL) {
         t->deleter(t);
     }
-    PyErr_Clear();
+    PyErr_Restore(type, value, traceback);
 }
 
 static void release_versioned_capsule(PyObject *capsule)
 {
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
     DLManagedTensorVersionedABI *t =
         (DLManagedTensorVersionedABI *)PyCapsule_GetPointer(capsule, "myModule.dlpack_owner_v");
     if (t != NULL && t->deleter != NULL) {
         t->deleter(t);
     }
-    PyErr_Clear();
+    PyErr_Restore(type, value, traceback);
 }
 
 static int dtype_from_dlpack(DLDataTypeABI t, va_dtype *dtype)
@@ -307,15 +321,25 @@ static PyObject *optional_attr(PyObject *obj, const char *name)
 PyObject *interop_import(PyObject *obj)
 {
     PyObject *cai = optional_attr(obj, "__cuda_array_interface__");
-    if (cai != NULL) {
+    if (cai == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *has_dlpack = optional_attr(obj, "__dlpack_device__");
+    if (has_dlpack == NULL && PyErr_Occurred()) {
+        Py_XDECREF(cai);
+        return NULL;
+    }
+    /* The array interface is quickest to read; but one without a stream key
+     * (PyTorch's v2) can't order our reads after the producer's work, which
+     * DLPack can: then DLPack is asked. */
+    if (cai != NULL && (has_dlpack == NULL || !PyDict_Check(cai) ||
+                        PyDict_GetItemString(cai, "stream") != NULL)) {
+        Py_XDECREF(has_dlpack);
         PyObject *r = import_cai(obj, cai);
         Py_DECREF(cai);
         return r;
     }
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *has_dlpack = optional_attr(obj, "__dlpack_device__");
+    Py_XDECREF(cai);
     if (has_dlpack == NULL) {
         if (PyErr_Occurred()) {
             return NULL;
@@ -418,11 +442,18 @@ typedef struct {
     int64_t shape[VA_MAX_NDIM];
     int64_t strides[VA_MAX_NDIM];
     PyObject *array;
+    int device;
+    long long consumer_stream; /* -1: unknown */
 } ExportContext;
 
 static void release_context(ExportContext *ctx)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
+    /* The consumer's queued work may still read the memory: our stream (which
+     * frees it) waits for theirs first. */
+    if (ctx->consumer_stream != -1) {
+        va_stream_wait_external(ctx->device, protocol_stream(ctx->consumer_stream));
+    }
     Py_XDECREF(ctx->array);
     PyGILState_Release(gil);
     free(ctx);
@@ -478,7 +509,8 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
         if (!PyArg_ParseTuple(values[2], "ii", &type, &id)) {
             return NULL;
         }
-        if (type != DLPACK_DEVICE_CUDA || id != self->device) {
+        int type_ok = type == DLPACK_DEVICE_CUDA || (type == DLPACK_DEVICE_CUDA_MANAGED && self->managed);
+        if (!type_ok || id != self->device) {
             PyErr_SetString(PyExc_BufferError, "DeviceArray can only be exported to its own GPU");
             return NULL;
         }
@@ -525,6 +557,8 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
         return PyErr_NoMemory();
     }
     ctx->array = (PyObject *)source;
+    ctx->device = source->device;
+    ctx->consumer_stream = stream == -1 ? -1 : (stream == 0 ? 1 : stream);
     int64_t itemsize = (int64_t)va_dtype_size(source->dtype);
     for (int d = 0; d < source->ndim; ++d) {
         ctx->shape[d] = source->shape[d];
@@ -577,6 +611,11 @@ PyObject *interop_from_dlpack(PyObject *obj)
     if (DeviceArray_Check(obj)) {
         Py_INCREF(obj);
         return obj;
+    }
+    if (!PyObject_HasAttrString(obj, "__dlpack__") || !PyObject_HasAttrString(obj, "__dlpack_device__")) {
+        PyErr_Format(PyExc_TypeError, "from_dlpack needs an object with __dlpack__ and "
+                     "__dlpack_device__, not %.100s", Py_TYPE(obj)->tp_name);
+        return NULL;
     }
     int type = 0, id = 0;
     if (dlpack_device_of(obj, &type, &id) < 0) {

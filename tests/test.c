@@ -960,7 +960,7 @@ static void binary_group(int on_device, va_dtype ta, va_dtype tb, int32_t ndim,
                 ctx.rt = rt;
                 ctx.a = &hva;
                 ctx.b = &hvb;
-                check_output(&hvo, ho, obytes, expect_binary, &ctx, name);
+                check_output(&hvo, ho, obytes, expect_binary, &ctx, "out");
             }
         }
         case_end();
@@ -1062,7 +1062,7 @@ static void convert_case(va_dtype ts, va_dtype td, int64_t n, int ms, int md, co
             convert_ctx ctx;
             ctx.src = &hvs;
             ctx.td = td;
-            check_output(&hvd, hd, dbytes, expect_convert, &ctx, name);
+            check_output(&hvd, hd, dbytes, expect_convert, &ctx, "dst");
         }
     }
     dev_free(ds, sbytes);
@@ -1146,7 +1146,7 @@ static void sum_case(int on_device, va_dtype t, int64_t n, int m, int off, const
     } else {
         st = va_sum_host(0, &hv, &r);
     }
-    if (CHECK(st == VA_SUCCESS, "returned %s", va_status_string(st))) check_sum(&hv, n, &r, name);
+    if (CHECK(st == VA_SUCCESS, "returned %s", va_status_string(st))) check_sum(&hv, n, &r, "sum");
     dev_free(d, bytes);
     free(h);
     case_end();
@@ -1197,7 +1197,7 @@ static void trace_case(va_dtype t, int64_t R, int64_t C, int fortran) {
             diag.ndim = 1;
             diag.shape[0] = k;
             diag.strides[0] = hv.strides[0] + hv.strides[1];
-            check_sum(&diag, k, &r, name);
+            check_sum(&diag, k, &r, "trace");
         }
         memset(&r, POISON, sizeof(r));
         st = va_sum(0, &dv, &r);

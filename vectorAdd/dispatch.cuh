@@ -22,6 +22,7 @@ va_status dispatch_dtype(va_dtype dtype, Fn &&fn) {
         case VA_INT64: return fn(TypeTag<int64_t>{});
         case VA_FLOAT32: return fn(TypeTag<float>{});
         case VA_FLOAT64: return fn(TypeTag<double>{});
+        default: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;
 }

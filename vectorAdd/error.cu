@@ -136,6 +136,7 @@ const char *va_status_string(va_status status) {
         case VA_ERROR_CUDA: return "CUDA call failed";
         case VA_ERROR_CUDA_FATAL:
             return "sticky CUDA fault: the process must be restarted to use the GPU";
+        default: break;
     }
     return "unknown status";
 }
@@ -148,6 +149,7 @@ size_t va_dtype_size(va_dtype dtype) {
     switch (dtype) {
         case VA_INT32: case VA_FLOAT32: return 4;
         case VA_INT64: case VA_FLOAT64: return 8;
+        default: break;
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "runtime.cuh"
 
@@ -9,6 +10,8 @@ namespace va {
 namespace {
 
 std::mutex g_stream_mutex;
+std::mutex g_marker_mutex;
+std::vector<cudaEvent_t> g_free_markers;
 cudaStream_t g_streams[kMaxDevices] = {};
 int g_sm_count[kMaxDevices] = {};
 
@@ -130,6 +133,47 @@ va_status order_streams(cudaStream_t producer, cudaStream_t waiter) {
     return VA_SUCCESS;
 }
 }  // namespace
+
+va_status va_marker_record(int device, void **marker) {
+    if (marker == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *marker = nullptr;
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t mine = nullptr;
+    VA_CHECK(va::library_stream(device, &mine));
+    cudaEvent_t ev = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(va::g_marker_mutex);
+        if (!va::g_free_markers.empty()) {
+            ev = va::g_free_markers.back();
+            va::g_free_markers.pop_back();
+        }
+    }
+    if (ev == nullptr) VA_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    cudaError_t err = cudaEventRecord(ev, mine);
+    if (err != cudaSuccess) {
+        cudaEventDestroy(ev);
+        VA_CUDA_CHECK(err);
+    }
+    *marker = ev;
+    return VA_SUCCESS;
+}
+
+int va_marker_done(void *marker) {
+    if (marker == nullptr) return 1;
+    cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(marker));
+    if (err == cudaErrorNotReady) {
+        cudaGetLastError();
+        return 0;
+    }
+    cudaGetLastError();  // done, or the context is gone: either way nothing will read
+    return 1;
+}
+
+void va_marker_release(void *marker) {
+    if (marker == nullptr) return;
+    std::lock_guard<std::mutex> lock(va::g_marker_mutex);
+    va::g_free_markers.push_back(static_cast<cudaEvent_t>(marker));
+}
 
 va_status va_stream_wait_external(int device, void *stream) {
     VA_ENTER_DEVICE(device, scope);

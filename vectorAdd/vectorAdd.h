@@ -25,21 +25,24 @@ typedef enum va_status {
     VA_ERROR_NO_DEVICE = 3,         /* no usable GPU or no driver */
     VA_ERROR_OUT_OF_MEMORY = 4,     /* GPU (or pinned host) memory exhausted */
     VA_ERROR_CUDA = 5,              /* another CUDA failure; the context is still usable */
-    VA_ERROR_CUDA_FATAL = 6         /* a sticky fault: the process must restart */
+    VA_ERROR_CUDA_FATAL = 6,        /* a sticky fault: the process must restart */
+    VA_STATUS_MAX_ENUM = 0x7fffffff /* keeps any int a valid value when C++ reads it */
 } va_status;
 
 typedef enum va_dtype {
     VA_INT32 = 0,
     VA_INT64 = 1,
     VA_FLOAT32 = 2,
-    VA_FLOAT64 = 3
+    VA_FLOAT64 = 3,
+    VA_DTYPE_MAX_ENUM = 0x7fffffff
 } va_dtype;
 
 typedef enum va_op {
     VA_ADD = 0,
     VA_SUBTRACT = 1,
     VA_MULTIPLY = 2,
-    VA_DIVIDE = 3 /* true division: the result dtype is floating */
+    VA_DIVIDE = 3, /* true division: the result dtype is floating */
+    VA_OP_MAX_ENUM = 0x7fffffff
 } va_op;
 
 #define VA_MAX_NDIM 32
@@ -101,6 +104,13 @@ va_status va_synchronize(int device);
 va_status va_stream_wait_external(int device, void *stream);
 /* Make `stream` wait for the library's work queued so far on `device`. */
 va_status va_external_wait_library(int device, void *stream);
+
+/* A marker of the library's work queued on `device` so far; va_marker_done()
+ * says whether the GPU has passed it (1), not yet (0). Markers are cheap events
+ * from a cache; each is given back with va_marker_release(). */
+va_status va_marker_record(int device, void **marker);
+int va_marker_done(void *marker);
+void va_marker_release(void *marker);
 
 /* ---- memory (stream-ordered pool on the library's stream) ---- */
 va_status va_malloc(int device, size_t nbytes, void **ptr);

@@ -1,0 +1,252 @@
+"""Shared fixtures and helpers for the myModule test suite (NumPy is the oracle).
+
+- ``requires_gpu``: skip mark for tests that need a usable CUDA GPU; the reason
+  says why CUDA is unusable (from ``myModule._core._runtime_info()``).
+- ``DEVICES``: the ``device=`` values for host arrays, with ``"cuda"`` carrying
+  ``requires_gpu`` (and the ``gpu`` marker), so ``-m "not gpu"`` deselects it.
+- ``DTYPES``: the four supported dtypes; ``DTYPE_PAIRS``: all 16 ordered pairs.
+- ``make_layout(x, layout)``: an array of x's shape (and, except for
+  "broadcast", x's values) with the memory layout asked for.
+- ``random_values(dtype, shape, rng)``: random data with special values mixed in
+  (NaN, +-inf, -0.0, subnormals, extremes for floats; iinfo min/max for ints).
+- ``assert_same_result(got, expected)``: value (bit for bit, NaN == NaN, sign of
+  zero checked), dtype, shape and scalar-vs-array kind.
+- ``outcome(fn)``: the result of fn(), or the exception it raised, so that the
+  library is held to raise where NumPy raises.
+"""
+import glob
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Test the in-place build (make build) when there is one, whatever the cwd.
+if glob.glob(os.path.join(ROOT, "myModule", "_core*.so")) and ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import myModule  # noqa: E402
+
+
+def _no_gpu_reason():
+    try:
+        info = myModule._core._runtime_info()
+    except Exception as exc:  # pragma: no cover - the library promises not to raise here
+        return "no usable CUDA GPU: _runtime_info() raised %r" % (exc,)
+    return "no usable CUDA GPU: %s (%s, code %s)" % (
+        info.get("reason"), info.get("error_name"), info.get("error_code"))
+
+
+HAS_GPU = bool(myModule.cuda_available())
+NO_GPU_REASON = "" if HAS_GPU else _no_gpu_reason()
+
+requires_gpu = pytest.mark.skipif(not HAS_GPU, reason=NO_GPU_REASON or "a GPU is present")
+#: For tests of what happens without a GPU: skipped where one is present.
+requires_no_gpu = pytest.mark.skipif(
+    HAS_GPU, reason="a usable CUDA GPU is present: this checks behaviour without one")
+
+GPU_MARKS = [pytest.mark.gpu, requires_gpu]
+
+DEVICES = ["cpu", pytest.param("cuda", marks=GPU_MARKS, id="cuda")]
+
+DTYPES = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64)]
+DTYPE_IDS = [d.name for d in DTYPES]
+INT_DTYPES = DTYPES[:2]
+FLOAT_DTYPES = DTYPES[2:]
+DTYPE_PAIRS = [pytest.param(a, b, id="%s-%s" % (a.name, b.name)) for a in DTYPES for b in DTYPES]
+
+LAYOUTS = ["C", "F", "strided", "reversed", "broadcast", "byteswapped", "misaligned"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a usable CUDA GPU (skipped with the reason where there is none)")
+
+
+@pytest.fixture
+def quiet_numpy():
+    """NumPy's RuntimeWarnings (overflow, x/0, inf-inf) are expected in these
+    tests, from the reference and the library alike. Used by a module with
+    ``pytestmark = pytest.mark.usefixtures("quiet_numpy")``."""
+    with np.errstate(all="ignore"):
+        yield
+
+
+@pytest.fixture
+def rng(request):
+    """A generator seeded from the test's id, so each test is reproducible."""
+    import zlib
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+# ---------------------------------------------------------------- values
+
+def float_specials(dtype):
+    dtype = np.dtype(dtype)
+    fi = np.finfo(dtype)
+    return np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, fi.max, -fi.max, fi.tiny,
+                     fi.smallest_subnormal, -fi.smallest_subnormal, fi.eps, 3.0],
+                    dtype=dtype)
+
+
+def int_specials(dtype):
+    dtype = np.dtype(dtype)
+    ii = np.iinfo(dtype)
+    return np.array([ii.min, ii.max, ii.min + 1, ii.max - 1, -1, 0, 1, 2, -2, 7], dtype=dtype)
+
+
+def specials(dtype):
+    dtype = np.dtype(dtype)
+    return float_specials(dtype) if dtype.kind == "f" else int_specials(dtype)
+
+
+def random_values(dtype, shape, rng, special=True, fraction=0.2):
+    """Random values of `dtype` and `shape`; with `special`, about `fraction` of
+    them (and at least a few when there is room) replaced by special values."""
+    dtype = np.dtype(dtype)
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "f":
+        mags = 10.0 ** rng.uniform(-3, 3, size=n)
+        x = (rng.standard_normal(n) * mags).astype(dtype)
+    else:
+        ii = np.iinfo(dtype)
+        x = rng.integers(ii.min, ii.max, size=n, endpoint=True, dtype=dtype)
+    if special and n > 0:
+        sp = specials(dtype)
+        k = max(min(len(sp), n), int(n * fraction)) if n >= 4 else rng.integers(0, 2)
+        if k:
+            where = rng.choice(n, size=min(k, n), replace=False)
+            x[where] = sp[rng.integers(0, len(sp), size=len(where))]
+    return x.reshape(shape)
+
+
+def sum_values(dtype, shape, rng):
+    """Random data for sums: no specials; ints over their full range."""
+    return random_values(dtype, shape, rng, special=False)
+
+
+# ---------------------------------------------------------------- layouts
+
+def make_layout(x, layout):
+    """`x` (any array) rebuilt with a memory layout:
+    C, F (Fortran), strided (a[::2] of a bigger buffer), reversed (negative
+    strides), broadcast (np.broadcast_to of x[:1]: stride 0, values from x's first
+    row), byteswapped (non-native byte order), misaligned (a view into a bytes
+    buffer at offset 1). Values equal x's except for "broadcast"."""
+    x = np.asarray(x)
+    if layout == "C":
+        return np.ascontiguousarray(x)
+    if layout == "F":
+        return np.asfortranarray(x)
+    if layout == "strided":
+        if x.ndim == 0:
+            return x.copy()
+        buf = np.empty((2 * x.shape[0],) + x.shape[1:], dtype=x.dtype)
+        buf[::2] = x
+        out = buf[::2]
+        if x.ndim >= 2:  # every axis strided
+            buf2 = np.empty((2 * x.shape[0], 3 * x.shape[1]) + x.shape[2:], dtype=x.dtype)
+            buf2[::2, ::3] = x
+            out = buf2[::2, ::3]
+        return out
+    if layout == "reversed":
+        if x.ndim == 0:
+            return x.copy()
+        idx = tuple(slice(None, None, -1) for _ in range(x.ndim))
+        return x[idx].copy()[idx]
+    if layout == "broadcast":
+        if x.ndim == 0 or x.shape[0] == 0:
+            return np.broadcast_to(x, x.shape)
+        return np.broadcast_to(x[:1], x.shape)
+    if layout == "byteswapped":
+        return x.astype(x.dtype.newbyteorder())
+    if layout == "misaligned":
+        buf = np.zeros(x.nbytes + x.itemsize + 1, dtype=np.uint8)
+        view = buf[1:1 + x.nbytes].view(x.dtype).reshape(x.shape)
+        view[...] = x
+        if x.itemsize > 1 and x.size > 0:
+            assert not view.flags.aligned
+        return view
+    raise ValueError("unknown layout %r" % (layout,))
+
+
+def check_layout(a, layout):
+    """Sanity checks that make_layout made what it says."""
+    if a.size <= 1:
+        return
+    if layout == "F" and a.ndim >= 2:
+        assert a.flags.f_contiguous and not a.flags.c_contiguous
+    elif layout == "strided":
+        assert not a.flags.c_contiguous
+    elif layout == "reversed":
+        assert any(s < 0 for s in a.strides)
+    elif layout == "broadcast":
+        assert 0 in a.strides
+    elif layout == "byteswapped":
+        assert not a.dtype.isnative
+    elif layout == "misaligned":
+        assert not a.flags.aligned
+
+
+# ---------------------------------------------------------------- checking
+
+class Raised:
+    """What outcome() gives when the call raised."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __repr__(self):
+        return "Raised(%s: %s)" % (type(self.exc).__name__, self.exc)
+
+
+def outcome(fn):
+    with np.errstate(all="ignore"):
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - compared by the caller
+            return Raised(exc)
+
+
+def _base_exception_class(exc):
+    """The builtin class NumPy's exception is (UFuncTypeError -> TypeError...)."""
+    for cls in (OverflowError, ZeroDivisionError, TypeError, ValueError, MemoryError,
+                ArithmeticError):
+        if isinstance(exc, cls):
+            return cls
+    return type(exc)
+
+
+def assert_same_result(got, expected, check_type=True):
+    """got equals expected (NumPy's) in value, dtype, shape and kind."""
+    if isinstance(expected, Raised):
+        assert isinstance(got, Raised), "NumPy raised %r, myModule returned %r" % (expected, got)
+        cls = _base_exception_class(expected.exc)
+        assert isinstance(got.exc, cls), "NumPy raised %r, myModule raised %r" % (expected, got)
+        return
+    if isinstance(got, Raised):
+        raise AssertionError("myModule raised %r, NumPy returned %r" % (got, expected)) from got.exc
+    if check_type:
+        if isinstance(expected, np.generic):
+            assert isinstance(got, np.generic), \
+                "expected a NumPy scalar (%s), got %s" % (type(expected).__name__, type(got).__name__)
+        elif isinstance(expected, np.ndarray):
+            assert isinstance(got, np.ndarray), "expected an ndarray, got %s" % type(got).__name__
+    got_arr, exp_arr = np.asarray(got), np.asarray(expected)
+    assert got_arr.dtype == exp_arr.dtype, "dtype %s, NumPy's %s" % (got_arr.dtype, exp_arr.dtype)
+    assert got_arr.shape == exp_arr.shape, "shape %s, NumPy's %s" % (got_arr.shape, exp_arr.shape)
+    np.testing.assert_array_equal(got_arr, exp_arr, strict=True)
+    if exp_arr.dtype.kind == "f":
+        nan = np.isnan(exp_arr)
+        bad = (np.signbit(got_arr) != np.signbit(exp_arr)) & ~nan
+        assert not bad.any(), "sign of zero differs at %s: got %r, NumPy %r" % (
+            np.argwhere(bad)[:5].tolist(), got_arr[bad][:5], exp_arr[bad][:5])
+
+
+def exact_int_sum(x, dtype=np.int64):
+    """The exact sum of an integer array, wrapped like NumPy's int64 sum."""
+    s = sum(int(v) for v in np.asarray(x).ravel().tolist())
+    bits = np.dtype(dtype).itemsize * 8
+    return ((s + 2 ** (bits - 1)) % 2 ** bits) - 2 ** (bits - 1)
