@@ -69,6 +69,26 @@ static int usable_directly(PyArrayObject *out, va_dtype dtype)
            PyArray_IS_C_CONTIGUOUS(out) && PyArray_ISALIGNED(out) && PyArray_ISNOTSWAPPED(out);
 }
 
+/* Whether the bytes two host arrays span meet (a conservative overlap test). */
+static int host_ranges_overlap(PyArrayObject *x, PyArrayObject *y)
+{
+    if (PyArray_SIZE(x) == 0 || PyArray_SIZE(y) == 0) {
+        return 0;
+    }
+    const char *lo[2], *hi[2];
+    PyArrayObject *arrays[2] = {x, y};
+    for (int k = 0; k < 2; ++k) {
+        npy_intp low = 0, high = PyArray_ITEMSIZE(arrays[k]);
+        for (int d = 0; d < PyArray_NDIM(arrays[k]); ++d) {
+            npy_intp span = (PyArray_DIM(arrays[k], d) - 1) * PyArray_STRIDE(arrays[k], d);
+            if (span < 0) low += span; else high += span;
+        }
+        lo[k] = PyArray_BYTES(arrays[k]) + low;
+        hi[k] = PyArray_BYTES(arrays[k]) + high;
+    }
+    return lo[0] < hi[1] && lo[1] < hi[0];
+}
+
 /* A host input whose bytes span much more than its elements (a strided view) is
  * compacted before the upload. */
 static PyArrayObject *compact_if_sparse(PyArrayObject *array)
@@ -125,7 +145,10 @@ static PyObject *binary_gpu_host(va_op op, const Operand *a, const Operand *b,
     if (require_cuda(ufunc_names[op]) < 0) {
         goto fail;
     }
-    if (out != NULL && usable_directly(out, dtype)) {
+    /* The GPU reads inputs and writes results chunk by chunk: an out that shares
+     * memory with an input gets the result through a temporary. */
+    if (out != NULL && usable_directly(out, dtype) && !host_ranges_overlap(out, ha) &&
+        !host_ranges_overlap(out, hb)) {
         Py_INCREF(out);
         target = out;
     }

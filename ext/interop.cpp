@@ -442,18 +442,11 @@ typedef struct {
     int64_t shape[VA_MAX_NDIM];
     int64_t strides[VA_MAX_NDIM];
     PyObject *array;
-    int device;
-    long long consumer_stream; /* -1: unknown */
 } ExportContext;
 
 static void release_context(ExportContext *ctx)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
-    /* The consumer's queued work may still read the memory: our stream (which
-     * frees it) waits for theirs first. */
-    if (ctx->consumer_stream != -1) {
-        va_stream_wait_external(ctx->device, protocol_stream(ctx->consumer_stream));
-    }
     Py_XDECREF(ctx->array);
     PyGILState_Release(gil);
     free(ctx);
@@ -557,8 +550,6 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
         return PyErr_NoMemory();
     }
     ctx->array = (PyObject *)source;
-    ctx->device = source->device;
-    ctx->consumer_stream = stream == -1 ? -1 : (stream == 0 ? 1 : stream);
     int64_t itemsize = (int64_t)va_dtype_size(source->dtype);
     for (int d = 0; d < source->ndim; ++d) {
         ctx->shape[d] = source->shape[d];
