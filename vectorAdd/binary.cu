@@ -16,49 +16,58 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // independent packs in flight per thread
 
+// One tile of kThreads * kUnroll packs per block, every block a tile: the
+// hardware schedules the waves. (Measured on an H200 against a grid-stride loop
+// over a resident grid: 4.31-4.34 TB/s against 4.06, bench/NOTES.md.)
 template <typename Ta, typename Tb, typename Tc, int G>
 __global__ void __launch_bounds__(kThreads)
 binary_contiguous(int op, const Ta *a, const Tb *b, Tc *out, int64_t n, bool a_scalar,
                   bool b_scalar) {
     const int64_t groups = n / G;
-    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const Tc a0 = static_cast<Tc>(a[0]);
     const Tc b0 = static_cast<Tc>(b[0]);
     const auto *pa = reinterpret_cast<const Pack<Ta, G> *>(a);
     const auto *pb = reinterpret_cast<const Pack<Tb, G> *>(b);
     auto *po = reinterpret_cast<Pack<Tc, G> *>(out);
-    for (int64_t base = tid; base < groups; base += nthreads * kUnroll) {
-        Pack<Ta, G> va[kUnroll];
-        Pack<Tb, G> vb[kUnroll];
+    const int64_t base = static_cast<int64_t>(blockIdx.x) * kThreads * kUnroll + threadIdx.x;
+    Pack<Ta, G> va[kUnroll];
+    Pack<Tb, G> vb[kUnroll];
 #pragma unroll
-        for (int k = 0; k < kUnroll; ++k) {
-            const int64_t g = base + k * nthreads;
-            if (g < groups) {
-                if (!a_scalar) va[k] = pa[g];
-                if (!b_scalar) vb[k] = pb[g];
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k) {
-            const int64_t g = base + k * nthreads;
-            if (g < groups) {
-                Pack<Tc, G> r;
-#pragma unroll
-                for (int j = 0; j < G; ++j) {
-                    const Tc x = a_scalar ? a0 : static_cast<Tc>(va[k].v[j]);
-                    const Tc y = b_scalar ? b0 : static_cast<Tc>(vb[k].v[j]);
-                    r.v[j] = apply_op<Tc>(op, x, y);
-                }
-                po[g] = r;
-            }
+    for (int k = 0; k < kUnroll; ++k) {
+        const int64_t g = base + k * kThreads;
+        if (g < groups) {
+            if (!a_scalar) va[k] = pa[g];
+            if (!b_scalar) vb[k] = pb[g];
         }
     }
-    for (int64_t i = groups * G + tid; i < n; i += nthreads) {
-        const Tc x = a_scalar ? a0 : static_cast<Tc>(a[i]);
-        const Tc y = b_scalar ? b0 : static_cast<Tc>(b[i]);
-        out[i] = apply_op<Tc>(op, x, y);
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+        const int64_t g = base + k * kThreads;
+        if (g < groups) {
+            Pack<Tc, G> r;
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+                const Tc x = a_scalar ? a0 : static_cast<Tc>(va[k].v[j]);
+                const Tc y = b_scalar ? b0 : static_cast<Tc>(vb[k].v[j]);
+                r.v[j] = apply_op<Tc>(op, x, y);
+            }
+            po[g] = r;
+        }
     }
+    // The last block also takes the elements after the last whole pack.
+    if (blockIdx.x == gridDim.x - 1) {
+        for (int64_t i = groups * G + threadIdx.x; i < n; i += kThreads) {
+            const Tc x = a_scalar ? a0 : static_cast<Tc>(a[i]);
+            const Tc y = b_scalar ? b0 : static_cast<Tc>(b[i]);
+            out[i] = apply_op<Tc>(op, x, y);
+        }
+    }
+}
+
+// Blocks of tiles covering `groups` packs (at least one, for the tail).
+unsigned tile_grid(int64_t groups) {
+    const int64_t per_block = static_cast<int64_t>(kThreads) * kUnroll;
+    return static_cast<unsigned>(std::max<int64_t>(1, (groups + per_block - 1) / per_block));
 }
 
 template <typename Ta, typename Tb, typename Tc>
@@ -152,15 +161,12 @@ va_status launch_binary(int device, cudaStream_t stream, int op, const va_array 
         const auto *pa = static_cast<const Ta *>(a->data);
         const auto *pb = static_cast<const Tb *>(b->data);
         auto *po = static_cast<Tc *>(out->data);
-        if (packed) {
-            constexpr auto kernel = binary_contiguous<Ta, Tb, Tc, G>;
-            kernel<<<grid_for<kernel>(device, n / G / kUnroll + 1), kThreads, 0, stream>>>(
+        if (packed)
+            binary_contiguous<Ta, Tb, Tc, G><<<tile_grid(n / G), kThreads, 0, stream>>>(
                 op, pa, pb, po, n, a_scalar, b_scalar);
-        } else {
-            constexpr auto kernel = binary_contiguous<Ta, Tb, Tc, 1>;
-            kernel<<<grid_for<kernel>(device, n / kUnroll + 1), kThreads, 0, stream>>>(
+        else
+            binary_contiguous<Ta, Tb, Tc, 1><<<tile_grid(n), kThreads, 0, stream>>>(
                 op, pa, pb, po, n, a_scalar, b_scalar);
-        }
     } else {
         constexpr auto kernel = binary_strided<Ta, Tb, Tc>;
         kernel<<<grid_for<kernel>(device, n), kThreads, 0, stream>>>(

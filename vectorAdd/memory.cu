@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "memory.cuh"
@@ -54,34 +55,98 @@ cudaError_t raw_alloc(cudaMemPool_t pool, cudaStream_t stream, size_t nbytes, vo
     return cudaMallocFromPoolAsync(ptr, nbytes, pool, stream);
 }
 
+// Small blocks are also kept on the host side, per device and size class, and
+// handed out again without a call into the runtime: every allocation of the
+// library is used in the order of its one stream per device, so a block freed
+// after some queued work and reused by work queued later is safe.
+constexpr size_t kSmallBlock = size_t(1) << 20;
+constexpr size_t kSmallCacheCap = size_t(64) << 20;
+std::mutex g_small_mutex;
+std::vector<std::pair<size_t, void *>> g_small_free[kMaxDevices];
+size_t g_small_cached[kMaxDevices] = {};
+
+size_t small_class(size_t nbytes) { return (nbytes + 511) / 512 * 512; }
+
+void *take_small(int device, size_t size) {
+    std::lock_guard<std::mutex> lock(g_small_mutex);
+    auto &list = g_small_free[device];
+    for (size_t i = list.size(); i-- > 0;) {
+        if (list[i].first == size) {
+            void *p = list[i].second;
+            list[i] = list.back();
+            list.pop_back();
+            g_small_cached[device] -= size;
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+bool keep_small(int device, size_t size, void *ptr) {
+    std::lock_guard<std::mutex> lock(g_small_mutex);
+    if (g_small_cached[device] + size > kSmallCacheCap || g_small_free[device].size() >= 4096) return false;
+    g_small_free[device].emplace_back(size, ptr);
+    g_small_cached[device] += size;
+    return true;
+}
+
 }  // namespace
+
+// Hands the host-side cache of small blocks back to the pool (stream-ordered).
+void release_small_blocks(int device, cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(g_small_mutex);
+    for (auto &entry : g_small_free[device]) cudaFreeAsync(entry.second, stream);
+    g_small_free[device].clear();
+    g_small_cached[device] = 0;
+    cudaGetLastError();
+}
 
 va_status pool_alloc(int device, cudaStream_t stream, size_t nbytes, void **ptr) {
     *ptr = nullptr;
     if (nbytes == 0) nbytes = 1;  // a valid, unique pointer for empty arrays
+    const size_t request = nbytes;  // what the counters and pool_free see
+    const bool small = nbytes <= kSmallBlock && !pool_disabled();
+    if (small) {
+        *ptr = take_small(device, small_class(nbytes));
+        if (*ptr != nullptr) {
+            g_bytes_in_use += static_cast<int64_t>(request);
+            g_live_allocations += 1;
+            return VA_SUCCESS;
+        }
+        nbytes = small_class(nbytes);
+    }
     cudaMemPool_t pool = nullptr;
     if (!pool_disabled()) VA_CHECK(device_pool(device, &pool));
     cudaError_t err = raw_alloc(pool, stream, nbytes, ptr);
     if (err == cudaErrorMemoryAllocation) {
         // Give every cached block back to the driver, then try once more.
         cudaGetLastError();
+        release_small_blocks(device, stream);
         cudaStreamSynchronize(stream);
         if (pool != nullptr) cudaMemPoolTrimTo(pool, 0);
         err = raw_alloc(pool, stream, nbytes, ptr);
     }
     if (err != cudaSuccess) {
         *ptr = nullptr;
-        return record_cuda(err, __FILE__, __LINE__, static_cast<int64_t>(nbytes));
+        return record_cuda(err, __FILE__, __LINE__, static_cast<int64_t>(request));
     }
-    g_bytes_in_use += static_cast<int64_t>(nbytes);
+    g_bytes_in_use += static_cast<int64_t>(request);
     g_live_allocations += 1;
     return VA_SUCCESS;
 }
 
 void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
-    (void)device;
     if (ptr == nullptr) return;
     if (nbytes == 0) nbytes = 1;
+    const bool small = nbytes <= kSmallBlock && !pool_disabled();
+    if (small) {
+        g_bytes_in_use -= static_cast<int64_t>(nbytes);
+        g_live_allocations -= 1;
+        if (keep_small(device, small_class(nbytes), ptr)) return;
+        cudaFreeAsync(ptr, stream);
+        cudaGetLastError();
+        return;
+    }
     if (pool_disabled())
         cudaFree(ptr);
     else
@@ -193,8 +258,14 @@ va_status va_release_cached(void) {
     VA_CHECK(va::usable());
     VA_CHECK(va_synchronize(-1));
     std::lock_guard<std::mutex> lock(va::g_pool_mutex);
-    for (int d = 0; d < va::kMaxDevices; ++d)
-        if (va::g_pools[d] != nullptr) VA_CUDA_CHECK(cudaMemPoolTrimTo(va::g_pools[d], 0));
+    for (int d = 0; d < va::kMaxDevices; ++d) {
+        if (va::g_pools[d] == nullptr) continue;
+        cudaStream_t stream = nullptr;
+        VA_CHECK(va::library_stream(d, &stream));
+        va::release_small_blocks(d, stream);
+        VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+        VA_CUDA_CHECK(cudaMemPoolTrimTo(va::g_pools[d], 0));
+    }
     return VA_SUCCESS;
 }
 

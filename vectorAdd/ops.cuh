@@ -17,7 +17,7 @@ struct SumResult {
 
 // Scratch of one stream's sums: the blocks' partials and the counter that finds
 // the last block (zero between sums: the last block resets it).
-constexpr int kMaxBlocks = 1024;
+constexpr int kMaxBlocks = 4096;
 constexpr size_t kReduceScratchBytes = kMaxBlocks * sizeof(int64_t) + 64;
 struct ReduceScratch {
     void *partials = nullptr;

@@ -124,7 +124,7 @@ va_status run_workers(int device, int workers, const std::function<va_status(int
 
 int64_t chunk_elements(int64_t n, size_t widest, int workers) {
     const int64_t most = static_cast<int64_t>(kChunkBytes / widest);
-    int64_t want = (n + 2 * workers - 1) / (2 * workers);
+    int64_t want = (n + 4 * workers - 1) / (4 * workers);
     want = std::max<int64_t>(want, 65536);
     want = (want + 255) / 256 * 256;  // chunk starts stay 16-byte aligned
     return std::min(want, most);

@@ -51,7 +51,8 @@ va_status small_staging_for(int device, SmallStaging **staging);
 va_status run_workers(int device, int workers, const std::function<va_status(int)> &body);
 
 // Elements per chunk: at most kChunkBytes of the widest element, and small
-// enough that every worker gets two chunks to overlap.
+// enough that every worker gets four chunks, so that filling and draining the
+// pipeline is a small part of the call.
 int64_t chunk_elements(int64_t n, size_t widest, int workers);
 
 }  // namespace va

@@ -70,30 +70,35 @@ __device__ Acc block_reduce(Acc v) {
 // G > 0: contiguous, read in packs of G; G == 0: strided, walked with `walk`.
 template <typename T, int G, typename Out>
 __global__ void __launch_bounds__(kThreads)
-sum_kernel(const char *data, int64_t n, Walk walk, SumAcc<T> *partials, unsigned int *counter,
-           Out *result) {
+sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *partials,
+           unsigned int *counter, Out *result) {
     using Acc = SumAcc<T>;
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     Acc acc = 0;
     if constexpr (G > 0) {
+        // Each block sums its own contiguous run of `span` packs (a multiple of
+        // kThreads * 4), four packs in flight per thread.
         const auto *packs = reinterpret_cast<const Pack<T, G> *>(data);
         const auto *elems = reinterpret_cast<const T *>(data);
         const int64_t groups = n / G;
+        const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
+        const int64_t end = begin + span < groups ? begin + span : groups;
         constexpr int U = 4;
-        for (int64_t base = tid; base < groups; base += nthreads * U) {
+        for (int64_t base = begin + threadIdx.x; base < end; base += kThreads * U) {
             Pack<T, G> p[U];
 #pragma unroll
             for (int k = 0; k < U; ++k)
-                if (base + k * nthreads < groups) p[k] = packs[base + k * nthreads];
+                if (base + k * kThreads < end) p[k] = packs[base + k * kThreads];
 #pragma unroll
             for (int k = 0; k < U; ++k)
-                if (base + k * nthreads < groups)
+                if (base + k * kThreads < end)
 #pragma unroll
                     for (int j = 0; j < G; ++j) acc = acc_add(acc, static_cast<Acc>(p[k].v[j]));
         }
-        for (int64_t i = groups * G + tid; i < n; i += nthreads)
-            acc = acc_add(acc, static_cast<Acc>(elems[i]));
+        if (blockIdx.x == gridDim.x - 1)
+            for (int64_t i = groups * G + threadIdx.x; i < n; i += kThreads)
+                acc = acc_add(acc, static_cast<Acc>(elems[i]));
     } else {
         for (int64_t i = tid; i < n; i += nthreads)
             acc = acc_add(acc, static_cast<Acc>(*reinterpret_cast<const T *>(
@@ -127,18 +132,30 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
     constexpr int G = 16 / sizeof(T);
     const bool contiguous = walk.ndim == 0 ||
                             (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(T)));
-    const int64_t per_block = static_cast<int64_t>(kThreads) * (contiguous ? G * 4 : 4);
-    const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 4);
-    const unsigned blocks =
-        static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((n + per_block - 1) / per_block, cap)));
     auto *partials = static_cast<SumAcc<T> *>(scratch.partials);
     const char *data = static_cast<const char *>(a->data);
-    if (contiguous && reinterpret_cast<uintptr_t>(data) % (sizeof(T) * G) == 0)
-        sum_kernel<T, G, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
-    else if (contiguous)
-        sum_kernel<T, 1, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
-    else
-        sum_kernel<T, 0, Out><<<blocks, kThreads, 0, stream>>>(data, n, walk, partials, scratch.counter, result);
+    if (contiguous) {
+        // Many blocks, each over a contiguous run: more in flight than a
+        // grid-stride loop over a resident grid (bench/NOTES.md).
+        const bool packed = reinterpret_cast<uintptr_t>(data) % (sizeof(T) * G) == 0;
+        const int64_t groups = packed ? n / G : n;
+        const int64_t step = static_cast<int64_t>(kThreads) * 4;
+        const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((groups + step - 1) / step, kMaxBlocks));
+        const int64_t span = ((groups + blocks - 1) / blocks + step - 1) / step * step;
+        if (packed)
+            sum_kernel<T, G, Out><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+                data, n, span, walk, partials, scratch.counter, result);
+        else
+            sum_kernel<T, 1, Out><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+                data, n, span, walk, partials, scratch.counter, result);
+    } else {
+        const int64_t per_block = static_cast<int64_t>(kThreads) * 4;
+        const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 4);
+        const unsigned blocks = static_cast<unsigned>(
+            std::max<int64_t>(1, std::min<int64_t>((n + per_block - 1) / per_block, cap)));
+        sum_kernel<T, 0, Out><<<blocks, kThreads, 0, stream>>>(data, n, 0, walk, partials,
+                                                               scratch.counter, result);
+    }
     VA_LAUNCH_CHECK();
     return VA_SUCCESS;
 }
