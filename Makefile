@@ -116,7 +116,7 @@ asan:
 	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py build/asan/myModule/
 	SANITIZE=address,undefined $(PYTHON) setup.py -q build_ext --build-lib build/asan --build-temp build/asan-tmp
 	cd build/asan && $(ASAN_ENV) LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
-	    MYMODULE_TESTS_ROOT=$(CURDIR) $(PYTHON) -m pytest -q -p no:cacheprovider $(CURDIR)/tests
+	    MYMODULE_TESTS_ROOT=$(CURDIR)/build/asan $(PYTHON) -m pytest -q -p no:cacheprovider $(CURDIR)/tests
 
 # compute-sanitizer's four tools over the C tests and the GPU pytest suite, with
 # the library's caches off (MYMODULE_NO_POOL=1) so every allocation is visible.

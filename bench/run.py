@@ -951,6 +951,11 @@ def md_header(env, settings, ceiling, ceiling_source, elapsed):
     return "\n".join(lines)
 
 
+COLORS = {"myModule": "tab:red", "myModule (device='cuda')": "tab:red",
+          "myModule (device='auto')": "tab:purple", "NumPy": "tab:green", "CuPy": "tab:blue",
+          "PyTorch": "tab:orange"}
+
+
 def plot(path, sweeps, ceiling, gpu_name):
     try:
         import matplotlib
@@ -964,7 +969,8 @@ def plot(path, sweeps, ceiling, gpu_name):
         curves = sweeps.get(kind, {})
         for name, pts in sorted(curves.items()):
             if pts:
-                ax.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", ms=3, label=name)
+                ax.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", ms=3, label=name,
+                        color=COLORS.get(name), ls="--" if "auto" in name else "-")
         if kind == "dev" and ceiling:
             ax.axhline(ceiling / 1e9, color="k", ls="--", lw=1, label="D2D copy ceiling")
             ax.axhline(0.9 * ceiling / 1e9, color="gray", ls=":", lw=1, label="90% of ceiling")

@@ -24,7 +24,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Test the in-place build (make build) when there is one, whatever the cwd.
-if glob.glob(os.path.join(ROOT, "myModule", "_core*.so")) and ROOT not in sys.path:
+# `make asan` runs the suite against a sanitized build elsewhere and says so.
+if (not os.environ.get("MYMODULE_TESTS_ROOT") and
+        glob.glob(os.path.join(ROOT, "myModule", "_core*.so")) and ROOT not in sys.path):
     sys.path.insert(0, ROOT)
 
 import myModule  # noqa: E402
