@@ -456,3 +456,12 @@ def test_vector_add_layouts_scalars_out(fn, layout, rng):
         fn(a, b, out=np.empty((9, 10)))
     with pytest.raises(TypeError):
         fn(a, b, out=np.empty((9, 11), np.int32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scalar_with_empty_2d_array(device):
+    # found by tests/test_properties.py: an empty (0, 0) result has strides that
+    # are not C-contiguous by the formula, and must still be accepted
+    a = np.empty((0, 0), dtype=np.int32)
+    got = myModule.add(0, a, device=device)
+    assert got.shape == (0, 0) and got.dtype == np.int32

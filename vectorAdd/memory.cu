@@ -55,17 +55,20 @@ cudaError_t raw_alloc(cudaMemPool_t pool, cudaStream_t stream, size_t nbytes, vo
     return cudaMallocFromPoolAsync(ptr, nbytes, pool, stream);
 }
 
-// Small blocks are also kept on the host side, per device and size class, and
+// Blocks up to 64 MiB are also kept on the host side, per device and size class, and
 // handed out again without a call into the runtime: every allocation of the
 // library is used in the order of its one stream per device, so a block freed
 // after some queued work and reused by work queued later is safe.
-constexpr size_t kSmallBlock = size_t(1) << 20;
-constexpr size_t kSmallCacheCap = size_t(64) << 20;
+constexpr size_t kSmallBlock = size_t(64) << 20;
+constexpr size_t kSmallCacheCap = size_t(1) << 30;
 std::mutex g_small_mutex;
 std::vector<std::pair<size_t, void *>> g_small_free[kMaxDevices];
 size_t g_small_cached[kMaxDevices] = {};
 
-size_t small_class(size_t nbytes) { return (nbytes + 511) / 512 * 512; }
+size_t small_class(size_t nbytes) {
+    const size_t granule = nbytes > (size_t(1) << 20) ? (size_t(64) << 10) : 512;
+    return (nbytes + granule - 1) / granule * granule;
+}
 
 void *take_small(int device, size_t size) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
@@ -159,7 +162,7 @@ void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
 // ---- pinned slots: a free list of 8-byte pieces of pinned pages ----
 namespace {
 std::mutex g_slot_mutex;
-std::vector<void *> g_free_slots;
+std::vector<std::pair<void *, void *>> g_free_slots;  // host address, device address
 constexpr size_t kSlotBytes = 64;       // one cache line each: no false sharing
 constexpr size_t kSlotPage = 64 * 1024;
 }  // namespace
@@ -171,10 +174,17 @@ va_status PinnedSlot::acquire() {
         cudaError_t err = cudaHostAlloc(&page, kSlotPage, cudaHostAllocMapped | cudaHostAllocPortable);
         if (err != cudaSuccess)
             return record_cuda(err, __FILE__, __LINE__, static_cast<int64_t>(kSlotPage));
+        void *mapped = nullptr;
+        err = cudaHostGetDevicePointer(&mapped, page, 0);
+        if (err != cudaSuccess) {
+            cudaFreeHost(page);
+            return record_cuda(err, __FILE__, __LINE__);
+        }
         for (size_t off = 0; off < kSlotPage; off += kSlotBytes)
-            g_free_slots.push_back(static_cast<char *>(page) + off);
+            g_free_slots.emplace_back(static_cast<char *>(page) + off, static_cast<char *>(mapped) + off);
     }
-    slot_ = g_free_slots.back();
+    slot_ = g_free_slots.back().first;
+    mapped_ = g_free_slots.back().second;
     g_free_slots.pop_back();
     return VA_SUCCESS;
 }
@@ -182,7 +192,7 @@ va_status PinnedSlot::acquire() {
 PinnedSlot::~PinnedSlot() {
     if (slot_ == nullptr) return;
     std::lock_guard<std::mutex> lock(g_slot_mutex);
-    g_free_slots.push_back(slot_);
+    g_free_slots.emplace_back(slot_, mapped_);
 }
 
 }  // namespace va

@@ -53,9 +53,11 @@ public:
     PinnedSlot &operator=(const PinnedSlot &) = delete;
     va_status acquire();
     void *get() const { return slot_; }
+    void *device_address() const { return mapped_; }
 
 private:
     void *slot_ = nullptr;
+    void *mapped_ = nullptr;
 };
 
 }  // namespace va

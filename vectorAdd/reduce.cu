@@ -84,7 +84,10 @@ sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *part
         const int64_t groups = n / G;
         const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
         const int64_t end = begin + span < groups ? begin + span : groups;
+        // One accumulator per pack in flight: the adds of one iteration don't
+        // wait on each other, and the next loads issue sooner.
         constexpr int U = 4;
+        Acc lane_acc[U] = {};
         for (int64_t base = begin + threadIdx.x; base < end; base += kThreads * U) {
             Pack<T, G> p[U];
 #pragma unroll
@@ -94,8 +97,10 @@ sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *part
             for (int k = 0; k < U; ++k)
                 if (base + k * kThreads < end)
 #pragma unroll
-                    for (int j = 0; j < G; ++j) acc = acc_add(acc, static_cast<Acc>(p[k].v[j]));
+                    for (int j = 0; j < G; ++j) lane_acc[k] = acc_add(lane_acc[k], static_cast<Acc>(p[k].v[j]));
         }
+#pragma unroll
+        for (int k = 0; k < U; ++k) acc = acc_add(acc, lane_acc[k]);
         if (blockIdx.x == gridDim.x - 1)
             for (int64_t i = groups * G + threadIdx.x; i < n; i += kThreads)
                 acc = acc_add(acc, static_cast<Acc>(elems[i]));
@@ -149,8 +154,10 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
             sum_kernel<T, 1, Out><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
                 data, n, span, walk, partials, scratch.counter, result);
     } else {
-        const int64_t per_block = static_cast<int64_t>(kThreads) * 4;
-        const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 4);
+        // Strided reads (a trace's diagonal) are latency-bound: one element a
+        // thread while that fills the GPU, so every read is in flight at once.
+        const int64_t per_block = n <= static_cast<int64_t>(kThreads) * kMaxBlocks ? kThreads : kThreads * 4;
+        const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 16);
         const unsigned blocks = static_cast<unsigned>(
             std::max<int64_t>(1, std::min<int64_t>((n + per_block - 1) / per_block, cap)));
         sum_kernel<T, 0, Out><<<blocks, kThreads, 0, stream>>>(data, n, 0, walk, partials,
@@ -192,9 +199,7 @@ va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int6
         VA_CHECK(device_scratch(device, &scratch));
         PinnedSlot slot;
         VA_CHECK(slot.acquire());
-        R *mapped = nullptr;
-        VA_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&mapped), slot.get(), 0));
-        VA_CHECK(launch_sum<T>(device, stream, a, n, scratch, mapped));
+        VA_CHECK(launch_sum<T>(device, stream, a, n, scratch, static_cast<R *>(slot.device_address())));
         VA_CUDA_CHECK(cudaStreamSynchronize(stream));
         std::memcpy(result, slot.get(), sizeof(R));
         return VA_SUCCESS;
