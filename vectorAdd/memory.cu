@@ -167,6 +167,8 @@ constexpr size_t kSlotBytes = 64;       // one cache line each: no false sharing
 constexpr size_t kSlotPage = 64 * 1024;
 }  // namespace
 
+std::vector<void *> g_slot_pages;
+
 va_status PinnedSlot::acquire() {
     std::lock_guard<std::mutex> lock(g_slot_mutex);
     if (g_free_slots.empty()) {
@@ -180,6 +182,7 @@ va_status PinnedSlot::acquire() {
             cudaFreeHost(page);
             return record_cuda(err, __FILE__, __LINE__);
         }
+        g_slot_pages.push_back(page);
         for (size_t off = 0; off < kSlotPage; off += kSlotBytes)
             g_free_slots.emplace_back(static_cast<char *>(page) + off, static_cast<char *>(mapped) + off);
     }
@@ -193,6 +196,25 @@ PinnedSlot::~PinnedSlot() {
     if (slot_ == nullptr) return;
     std::lock_guard<std::mutex> lock(g_slot_mutex);
     g_free_slots.emplace_back(slot_, mapped_);
+}
+
+void shutdown_memory() {
+    for (int d = 0; d < kMaxDevices; ++d) {
+        if (g_pools[d] == nullptr) continue;
+        DeviceScope scope(d);
+        cudaStream_t stream = nullptr;
+        if (library_stream(d, &stream) == VA_SUCCESS) {
+            release_small_blocks(d, stream);
+            cudaStreamSynchronize(stream);
+        }
+        cudaMemPoolDestroy(g_pools[d]);
+        g_pools[d] = nullptr;
+    }
+    std::lock_guard<std::mutex> lock(g_slot_mutex);
+    for (void *page : g_slot_pages) cudaFreeHost(page);
+    g_slot_pages.clear();
+    g_free_slots.clear();
+    cudaGetLastError();
 }
 
 }  // namespace va

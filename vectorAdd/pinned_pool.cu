@@ -36,6 +36,11 @@ void release_all_cached() {
 
 }  // namespace
 
+void shutdown_pinned() {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    release_all_cached();
+}
+
 bool host_block_is_pinned(const void *ptr) {
     std::lock_guard<std::mutex> lock(g_mutex);
     return g_live.count(const_cast<void *>(ptr)) != 0;

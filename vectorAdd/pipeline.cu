@@ -51,6 +51,24 @@ void destroy_worker(StageWorker &w) {
 
 }  // namespace
 
+void shutdown_pipelines() {
+    std::lock_guard<std::mutex> lock(g_create_mutex);
+    for (int d = 0; d < kMaxDevices; ++d) {
+        DeviceScope scope(d);
+        if (g_pipelines[d] != nullptr) {
+            for (int w = 0; w < g_pipelines[d]->workers; ++w) destroy_worker(g_pipelines[d]->worker[w]);
+            delete g_pipelines[d];
+            g_pipelines[d] = nullptr;
+        }
+        if (g_small[d] != nullptr) {
+            cudaFreeHost(g_small[d]->host);
+            delete g_small[d];
+            g_small[d] = nullptr;
+        }
+    }
+    cudaGetLastError();
+}
+
 va_status pipeline_for(int device, Pipeline **pipeline) {
     std::lock_guard<std::mutex> lock(g_create_mutex);
     if (g_pipelines[device] == nullptr) {

@@ -169,6 +169,18 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
 
 }  // namespace
 
+void shutdown_reduce() {
+    std::lock_guard<std::mutex> lock(g_scratch_mutex);
+    for (int d = 0; d < kMaxDevices; ++d) {
+        if (g_scratch_memory[d] == nullptr) continue;
+        DeviceScope scope(d);
+        cudaFree(g_scratch_memory[d]);
+        g_scratch_memory[d] = nullptr;
+        g_scratch[d] = ReduceScratch();
+    }
+    cudaGetLastError();
+}
+
 ReduceScratch scratch_at(void *memory) {
     ReduceScratch s;
     s.partials = memory;

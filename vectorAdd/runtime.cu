@@ -33,6 +33,21 @@ va_status library_stream(int device, cudaStream_t *stream) {
     return VA_SUCCESS;
 }
 
+void shutdown_streams() {
+    std::lock_guard<std::mutex> lock(g_stream_mutex);
+    for (int d = 0; d < kMaxDevices; ++d) {
+        if (g_streams[d] != nullptr) {
+            DeviceScope scope(d);
+            cudaStreamDestroy(g_streams[d]);
+            g_streams[d] = nullptr;
+        }
+    }
+    std::lock_guard<std::mutex> markers(g_marker_mutex);
+    for (cudaEvent_t ev : g_free_markers) cudaEventDestroy(ev);
+    g_free_markers.clear();
+    cudaGetLastError();
+}
+
 int multiprocessor_count(int device) {
     int sms = g_sm_count[device];
     return sms > 0 ? sms : 16;
@@ -133,6 +148,18 @@ va_status order_streams(cudaStream_t producer, cudaStream_t waiter) {
     return VA_SUCCESS;
 }
 }  // namespace
+
+va_status va_shutdown(void) {
+    va_status st = va::usable();
+    if (st == VA_ERROR_NO_DEVICE) return VA_SUCCESS;  // nothing was ever made
+    if (st == VA_SUCCESS) VA_CHECK(va_synchronize(-1));
+    va::shutdown_pipelines();
+    va::shutdown_reduce();
+    va::shutdown_pinned();
+    va::shutdown_memory();
+    va::shutdown_streams();
+    return st;
+}
 
 va_status va_marker_record(int device, void **marker) {
     if (marker == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);

@@ -40,6 +40,14 @@ private:
 // The library's non-blocking stream on `device`, created on first use.
 va_status library_stream(int device, cudaStream_t *stream);
 
+// Releases of what each part of the library keeps, for va_shutdown (all work
+// is finished when they run).
+void shutdown_streams();
+void shutdown_memory();
+void shutdown_pinned();
+void shutdown_reduce();
+void shutdown_pipelines();
+
 // Multiprocessor count of `device`, read once.
 int multiprocessor_count(int device);
 

@@ -153,6 +153,11 @@ va_status va_binary_host(int device, va_op op, const va_array *a, const va_array
                          const va_array *out);
 va_status va_sum_host(int device, const va_array *a, void *result);
 
+/* Waits for all work, then gives back everything the library holds (streams,
+ * pools, caches, staging buffers). Optional, for programs and checkers that want
+ * a clean exit; no array of the library may be used after it. */
+va_status va_shutdown(void);
+
 /* ---- testing ---- */
 /* Launch a kernel that writes through an invalid address: a sticky fault, for tests
  * of the fatal-error path only. */
