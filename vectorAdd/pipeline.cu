@@ -54,8 +54,8 @@ void destroy_worker(StageWorker &w) {
 void shutdown_pipelines() {
     std::lock_guard<std::mutex> lock(g_create_mutex);
     for (int d = 0; d < kMaxDevices; ++d) {
-        DeviceScope scope(d);
         if (g_pipelines[d] != nullptr) {
+            DeviceScope scope(d);
             for (int w = 0; w < g_pipelines[d]->workers; ++w) destroy_worker(g_pipelines[d]->worker[w]);
             delete g_pipelines[d];
             g_pipelines[d] = nullptr;
