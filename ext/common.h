@@ -79,6 +79,8 @@ DeviceArrayObject *devicearray_from_host(PyArrayObject *array, int device, int m
 PyObject *devicearray_to_host(DeviceArrayObject *self);
 /* A C-contiguous copy on the same device (or a new reference when already so). */
 DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self);
+/* A new C-contiguous copy on the same device, queued on the library's stream. */
+DeviceArrayObject *devicearray_copy(DeviceArrayObject *self);
 void devicearray_describe(const DeviceArrayObject *self, va_array *view);
 /* Lets go of foreign owners whose views' work is done (all of them after a
  * full synchronisation). */

@@ -142,6 +142,11 @@ DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self)
         Py_INCREF(self);
         return self;
     }
+    return devicearray_copy(self);
+}
+
+DeviceArrayObject *devicearray_copy(DeviceArrayObject *self)
+{
     DeviceArrayObject *copy = devicearray_empty(self->device, self->dtype, self->ndim, self->shape, 0);
     if (copy == NULL) {
         return NULL;

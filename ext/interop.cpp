@@ -524,20 +524,16 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
     }
     int copied = 0;
     if (values[3] == Py_True) {
-        source = devicearray_empty(self->device, self->dtype, self->ndim, self->shape, 0);
+        source = devicearray_copy(self);
         if (source == NULL) {
             return NULL;
         }
-        va_array src, dst;
-        devicearray_describe(self, &src);
-        devicearray_describe(source, &dst);
-        va_status st = va_copy_convert(self->device, &src, &dst);
-        if (st == VA_SUCCESS && stream != -1) {
-            st = va_external_wait_library(self->device, protocol_stream(stream == 0 ? 1 : stream));
-        }
-        if (st != VA_SUCCESS) {
-            Py_DECREF(source);
-            return raise_status(st);
+        if (stream != -1) {
+            va_status st = va_external_wait_library(self->device, protocol_stream(stream == 0 ? 1 : stream));
+            if (st != VA_SUCCESS) {
+                Py_DECREF(source);
+                return raise_status(st);
+            }
         }
         copied = 1;
     }

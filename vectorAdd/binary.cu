@@ -247,9 +247,7 @@ va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,
                     const va_array *out) {
     int64_t n = 0;
     VA_CHECK(va::check_binary(op, a, b, out, &n));
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
     return va::binary_on_stream(device, stream, op, a, b, out, n);
 }
@@ -259,9 +257,7 @@ va_status va_copy_convert(int device, const va_array *src, const va_array *dst) 
     VA_CHECK(va::validate(src, &ns));
     VA_CHECK(va::validate(dst, &nd));
     if (!va::same_shape(src, dst)) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     if (nd == 0) return VA_SUCCESS;
     return va::convert_on_stream(device, stream, src, dst, nd);
 }

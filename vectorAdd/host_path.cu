@@ -221,9 +221,7 @@ va_status va_binary_host(int device, va_op op, const va_array *a, const va_array
     int64_t n = 0;
     VA_CHECK(va::check_binary(op, a, b, out, &n));
     if (!va::c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
     const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
     const size_t staged = va::align_up(static_cast<size_t>(va::extent_bytes(a))) +
@@ -247,9 +245,7 @@ va_status va_sum_host(int device, const va_array *a, void *result) {
     int64_t n = 0;
     VA_CHECK(va::validate(a, &n));
     if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     const int64_t span = va::extent_bytes(a);
     if (va::c_contiguous(a) && span > static_cast<int64_t>(va::kSmallBytes))
         return va::sum_pipelined(device, stream, a, n, result);

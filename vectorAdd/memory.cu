@@ -224,9 +224,7 @@ extern "C" {
 va_status va_malloc(int device, size_t nbytes, void **ptr) {
     if (ptr == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *ptr = nullptr;
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     return va::pool_alloc(device, stream, nbytes, ptr);
 }
 
@@ -239,9 +237,7 @@ va_status va_free(int device, void *ptr, size_t nbytes) {
         va::g_live_allocations -= 1;
         return st;
     }
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     va::pool_free(device, stream, ptr, nbytes);
     return VA_SUCCESS;
 }
@@ -303,9 +299,7 @@ va_status va_release_cached(void) {
 
 va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbytes) {
     if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     if (nbytes == 0) return VA_SUCCESS;
     VA_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
     return VA_SUCCESS;
@@ -313,9 +307,7 @@ va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbyte
 
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes) {
     if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     if (nbytes > 0)
         VA_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
     VA_CUDA_CHECK(cudaStreamSynchronize(stream));

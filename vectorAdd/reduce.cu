@@ -240,9 +240,7 @@ va_status va_sum(int device, const va_array *a, void *result) {
     int64_t n = 0;
     VA_CHECK(va::validate(a, &n));
     if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     return va::sum_on_stream(device, stream, a, n, result);
 }
 
@@ -251,9 +249,7 @@ va_status va_trace(int device, const va_array *a, void *result) {
     int64_t n = 0;
     VA_CHECK(va::diagonal_view(a, &diag, &n));
     if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::library_stream(device, &stream));
+    VA_ENTER_STREAM(device, scope, stream);
     return va::sum_on_stream(device, stream, &diag, n, result);
 }
 

@@ -112,9 +112,7 @@ va_status va_pointer_device(const void *ptr, int *device, int *is_managed) {
 
 va_status va_stream(int device, void **stream) {
     if (stream == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t s = nullptr;
-    VA_CHECK(va::library_stream(device, &s));
+    VA_ENTER_STREAM(device, scope, s);
     *stream = s;
     return VA_SUCCESS;
 }
@@ -164,9 +162,7 @@ va_status va_shutdown(void) {
 va_status va_marker_record(int device, void **marker) {
     if (marker == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *marker = nullptr;
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t mine = nullptr;
-    VA_CHECK(va::library_stream(device, &mine));
+    VA_ENTER_STREAM(device, scope, mine);
     cudaEvent_t ev = nullptr;
     {
         std::lock_guard<std::mutex> lock(va::g_marker_mutex);
@@ -203,16 +199,12 @@ void va_marker_release(void *marker) {
 }
 
 va_status va_stream_wait_external(int device, void *stream) {
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t mine = nullptr;
-    VA_CHECK(va::library_stream(device, &mine));
+    VA_ENTER_STREAM(device, scope, mine);
     return order_streams(static_cast<cudaStream_t>(stream), mine);
 }
 
 va_status va_external_wait_library(int device, void *stream) {
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t mine = nullptr;
-    VA_CHECK(va::library_stream(device, &mine));
+    VA_ENTER_STREAM(device, scope, mine);
     return order_streams(mine, static_cast<cudaStream_t>(stream));
 }
 

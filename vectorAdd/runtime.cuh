@@ -37,6 +37,12 @@ private:
     ::va::DeviceScope scope_name(device);                                   \
     VA_CUDA_CHECK(scope_name.status())
 
+// VA_ENTER_DEVICE, then the library's stream of that device as `stream_name`.
+#define VA_ENTER_STREAM(device, scope_name, stream_name)                    \
+    VA_ENTER_DEVICE(device, scope_name);                                    \
+    cudaStream_t stream_name = nullptr;                                     \
+    VA_CHECK(::va::library_stream(device, &stream_name))
+
 // The library's non-blocking stream on `device`, created on first use.
 va_status library_stream(int device, cudaStream_t *stream);
 
