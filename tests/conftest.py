@@ -66,6 +66,24 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a usable CUDA GPU (skipped with the reason where there is none)")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def gpu_memory_returns_to_start():
+    """After each test module, the library holds exactly the device memory it held
+    before it: every DeviceArray a test made has been given back."""
+    if not HAS_GPU:
+        yield
+        return
+    import gc
+    gc.collect()
+    myModule.synchronize()
+    start = myModule._memory_stats()
+    yield
+    gc.collect()
+    myModule.synchronize()
+    end = myModule._memory_stats()
+    assert end == start, "GPU memory held by the library changed over the module: %r -> %r" % (start, end)
+
+
 @pytest.fixture
 def quiet_numpy():
     """NumPy's RuntimeWarnings (overflow, x/0, inf-inf) are expected in these
