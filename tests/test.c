@@ -10,8 +10,9 @@
  *
  * Argument checks that the library makes before any CUDA call run everywhere.
  * The no-device checks run only without a usable GPU, the GPU cases only with
- * one; each case not run is counted as skipped. VA_TEST_LARGE=1 adds a float32
- * add of 2^31 + 5 elements (about 26 GB of GPU memory).
+ * one; each case not run is counted as skipped. A float32 add of 2^31 + 5
+ * elements (about 26 GB of GPU memory) runs on GPUs with 40 GB free, or when
+ * VA_TEST_LARGE=1; VA_TEST_LARGE=0 turns it off.
  *
  * Output: the failures, then one line "N passed, N failed[, N skipped]"; the exit
  * status is non-zero when anything failed.
@@ -1286,9 +1287,18 @@ static void test_device_queries(void) {
 /* more than 2^31 elements (VA_TEST_LARGE=1)                                 */
 /* ------------------------------------------------------------------------ */
 
-static void test_large(void) {
+/* Runs when asked (VA_TEST_LARGE=1), and by default on a GPU with room for it
+ * (3 x 8.6 GB, with margin); VA_TEST_LARGE=0 or VA_TEST_QUICK=1 turn it off. */
+static int large_test_wanted(void) {
     const char *env = getenv("VA_TEST_LARGE");
-    int wanted = env != NULL && strcmp(env, "1") == 0;
+    if (env != NULL && env[0] != '\0') return strcmp(env, "1") == 0;
+    if (quick_mode() || !g_gpu) return 0;
+    va_device_info info;
+    return va_device_info_get(0, &info) == VA_SUCCESS && info.free_memory > ((int64_t)40 << 30);
+}
+
+static void test_large(void) {
+    int wanted = large_test_wanted();
     if (!case_begin_if(wanted && g_gpu, "float32 add of 2^31 + 5 elements")) return;
     const int64_t N = ((int64_t)1 << 31) + 5;
     /* a chunk holds whole periods of both patterns, so one host chunk serves every
