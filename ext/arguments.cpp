@@ -77,7 +77,7 @@ int parse_where(PyObject *value, Where *where)
     else if (strcmp(s, "cpu") == 0) {
         *where = WHERE_CPU;
     }
-    else if (strcmp(s, "cuda") == 0) {
+    else if (strcmp(s, "cuda") == 0 || strcmp(s, "gpu") == 0) { /* "gpu": a synonym users type */
         *where = WHERE_CUDA;
     }
     else {
