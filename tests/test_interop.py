@@ -324,15 +324,22 @@ def test_cupy_temporary_input_freed_while_queued(cp):
     myModule's kernel may still be queued; CuPy reuses the memory at once. The
     result must still be right: the library keeps the producer's memory until
     its queued work is done (or orders the release after it)."""
-    big_d = mm.to_device(np.arange(N_BIG, dtype=np.int64) % 1000)
     big = cp.arange(N_BIG, dtype=cp.int64) % 1000
+    _check_temporary_input(big, lambda: cp.full(N_BIG, -1, cp.int64))
+
+
+def _check_temporary_input(big, make_junk):
+    """REPS times: keep the library's stream busy, pass the temporary `big + i`
+    (it dies when add returns), then let the producer write fresh memory
+    (`make_junk`, likely the same block): the sum must still be right."""
+    big_d = mm.to_device(np.arange(N_BIG, dtype=np.int64) % 1000)
     wrong = []
     for i in range(REPS):
         busy = big_d
         for _ in range(3):
-            busy = mm.add(busy, big_d)            # keep the library's stream busy
-        r = mm.add(big + i, 0)                    # `big + i` dies when add returns
-        junk = cp.full(N_BIG, -1, cp.int64)       # likely the same memory, written now
+            busy = mm.add(busy, big_d)
+        r = mm.add(big + i, 0)
+        junk = make_junk()
         got = int(mm.sum(r))
         del junk, busy
         expected = BIG_BASE + i * N_BIG
@@ -539,21 +546,8 @@ def test_torch_stream_export_without_sync(torch):
 def test_torch_temporary_input_freed_while_queued(torch):
     """As for CuPy: a PyTorch temporary handed to myModule is freed (and reused by
     PyTorch's caching allocator) while myModule's kernel may still be queued."""
-    big_d = mm.to_device(np.arange(N_BIG, dtype=np.int64) % 1000)
     big = torch.arange(N_BIG, dtype=torch.int64, device="cuda") % 1000
-    wrong = []
-    for i in range(REPS):
-        busy = big_d
-        for _ in range(3):
-            busy = mm.add(busy, big_d)
-        r = mm.add(big + i, 0)
-        junk = torch.full((N_BIG,), -1, dtype=torch.int64, device="cuda")
-        got = int(mm.sum(r))
-        del junk, busy
-        expected = BIG_BASE + i * N_BIG
-        if got != expected:
-            wrong.append((i, got, expected))
-    assert not wrong, "%d/%d wrong, e.g. %r" % (len(wrong), REPS, wrong[:3])
+    _check_temporary_input(big, lambda: torch.full((N_BIG,), -1, dtype=torch.int64, device="cuda"))
 
 
 def test_torch_lifetimes(torch):
