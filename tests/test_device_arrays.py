@@ -382,6 +382,36 @@ def test_random_mixed_operations():
 
 # ------------------------------------------------------------ out=
 
+
+@pytest.mark.parametrize("n", [1, 257, 1_000_003])
+@pytest.mark.parametrize("dtype", [np.dtype(np.int64), np.dtype(np.float64)], ids=["int64", "float64"])
+def test_back_to_back_dependent_operations(n, dtype, rng):
+    """Forty operations queued without a wait, each reading the one before (new
+    results, in-place results, a reversed view, a sum at the end): the launches
+    that overlap the previous kernel (sm_90) must still see its writes."""
+    a = H.values(dtype, (n,), rng, nonzero=True)
+    b = H.values(dtype, (n,), rng, nonzero=True)
+    da, db = mm.to_device(a), mm.to_device(b)
+    x, ex = da, a
+    for step in range(40):
+        kind = step % 4
+        if kind == 0:
+            x, ex = mm.add(x, db), np_ref(np.add, ex, b)
+        elif kind == 1:
+            x, ex = mm.multiply(x, da), np_ref(np.multiply, ex, a)
+        elif kind == 2:
+            x -= db
+            ex = np_ref(np.subtract, ex, b)
+        else:
+            x, ex = mm.subtract(H.reversed_view(x), db), np_ref(np.subtract, ex[::-1], b)
+    total = mm.sum(x)
+    H.assert_same(x, ex)
+    if dtype.kind == "i":
+        assert int(total) == int(np_ref(np.sum, ex))
+    else:
+        assert math.isclose(float(total), float(np.sum(ex)), rel_tol=1e-9,
+                            abs_tol=1e-9 * float(np.sum(np.abs(ex))))
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=H.DTYPE_IDS)
 def test_out_device_array_same_dtype(dtype, rng):
     a = H.values(dtype, (6, 5), rng)

@@ -6,6 +6,7 @@
 
 #include "dispatch.cuh"
 #include "elementwise.cuh"
+#include "launch.cuh"
 #include "layout.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
@@ -14,7 +15,10 @@ namespace va {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kUnroll = 4;  // independent packs in flight per thread
+// Packs per thread. With launches that overlap the previous kernel, one pack a
+// thread was the fastest of 1, 2 and 4 at n = 1e6, 2^26 and 1e8 on an H200
+// (bench/NOTES.md, change 9); the loops below keep the tile shape general.
+constexpr int kUnroll = 1;
 
 // One tile of kThreads * kUnroll packs per block, every block a tile: the
 // hardware schedules the waves. (Measured on an H200 against a grid-stride loop
@@ -23,6 +27,7 @@ template <typename Ta, typename Tb, typename Tc, int G>
 __global__ void __launch_bounds__(kThreads)
 binary_contiguous(int op, const Ta *a, const Tb *b, Tc *out, int64_t n, bool a_scalar,
                   bool b_scalar) {
+    follow_previous_grid();
     const int64_t groups = n / G;
     const Tc a0 = static_cast<Tc>(a[0]);
     const Tc b0 = static_cast<Tc>(b[0]);
@@ -73,6 +78,7 @@ unsigned tile_grid(int64_t groups) {
 template <typename Ta, typename Tb, typename Tc>
 __global__ void __launch_bounds__(kThreads)
 binary_strided(int op, const char *a, const char *b, char *out, int64_t n, Walk walk) {
+    follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += nthreads) {
@@ -94,6 +100,7 @@ binary_strided(int op, const char *a, const char *b, char *out, int64_t n, Walk 
 template <typename Tin, typename Tout>
 __global__ void __launch_bounds__(kThreads)
 convert_strided(const char *src, char *dst, int64_t n, Walk walk) {
+    follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += nthreads) {
@@ -162,18 +169,18 @@ va_status launch_binary(int device, cudaStream_t stream, int op, const va_array 
         const auto *pb = static_cast<const Tb *>(b->data);
         auto *po = static_cast<Tc *>(out->data);
         if (packed)
-            binary_contiguous<Ta, Tb, Tc, G><<<tile_grid(n / G), kThreads, 0, stream>>>(
-                op, pa, pb, po, n, a_scalar, b_scalar);
+            VA_CUDA_CHECK(launch_kernel(device, binary_contiguous<Ta, Tb, Tc, G>, tile_grid(n / G),
+                                        kThreads, stream, op, pa, pb, po, n, a_scalar, b_scalar));
         else
-            binary_contiguous<Ta, Tb, Tc, 1><<<tile_grid(n), kThreads, 0, stream>>>(
-                op, pa, pb, po, n, a_scalar, b_scalar);
+            VA_CUDA_CHECK(launch_kernel(device, binary_contiguous<Ta, Tb, Tc, 1>, tile_grid(n),
+                                        kThreads, stream, op, pa, pb, po, n, a_scalar, b_scalar));
     } else {
         constexpr auto kernel = binary_strided<Ta, Tb, Tc>;
-        kernel<<<grid_for<kernel>(device, n), kThreads, 0, stream>>>(
-            op, static_cast<const char *>(a->data), static_cast<const char *>(b->data),
-            static_cast<char *>(out->data), n, walk);
+        VA_CUDA_CHECK(launch_kernel(device, kernel, grid_for<kernel>(device, n), kThreads, stream,
+                                    op, static_cast<const char *>(a->data),
+                                    static_cast<const char *>(b->data),
+                                    static_cast<char *>(out->data), n, walk));
     }
-    VA_LAUNCH_CHECK();
     return VA_SUCCESS;
 }
 
@@ -198,9 +205,9 @@ va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src
             using Tin = typename decltype(tin)::type;
             using Tout = typename decltype(tout)::type;
             constexpr auto kernel = convert_strided<Tin, Tout>;
-            kernel<<<grid_for<kernel>(device, n), kThreads, 0, stream>>>(
-                static_cast<const char *>(src->data), static_cast<char *>(dst->data), n, walk);
-            VA_LAUNCH_CHECK();
+            VA_CUDA_CHECK(launch_kernel(device, kernel, grid_for<kernel>(device, n), kThreads,
+                                        stream, static_cast<const char *>(src->data),
+                                        static_cast<char *>(dst->data), n, walk));
             return VA_SUCCESS;
         });
     });

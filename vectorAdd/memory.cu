@@ -22,10 +22,7 @@ std::mutex g_pool_mutex;
 cudaMemPool_t g_pools[kMaxDevices] = {};
 
 bool pool_disabled() {
-    static const bool disabled = [] {
-        const char *v = std::getenv("MYMODULE_NO_POOL");
-        return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
-    }();
+    static const bool disabled = env_flag("MYMODULE_NO_POOL");
     return disabled;
 }
 

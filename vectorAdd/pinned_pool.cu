@@ -23,10 +23,7 @@ size_t size_class(size_t nbytes) {
     return (nbytes + granule - 1) / granule * granule;
 }
 
-bool caching_disabled() {
-    const char *v = std::getenv("MYMODULE_NO_POOL");
-    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
-}
+bool caching_disabled() { return env_flag("MYMODULE_NO_POOL"); }
 
 void release_all_cached() {
     for (auto &entry : g_free) cudaFreeHost(entry.second);

@@ -9,6 +9,7 @@
 
 #include "dispatch.cuh"
 #include "elementwise.cuh"
+#include "launch.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
 #include "ops.cuh"
@@ -67,11 +68,22 @@ __device__ Acc block_reduce(Acc v) {
     return v;
 }
 
-// G > 0: contiguous, read in packs of G; G == 0: strided, walked with `walk`.
-template <typename T, int G, typename Out>
+// Where a strided sum finds element i: one stride (a 1-d view such as a trace's
+// diagonal), or an n-d walk. Contiguous sums take neither (kernel parameters
+// stay small: a Walk is 1 KB).
+struct Contiguous {};
+struct Stride1 {
+    int64_t bytes;
+};
+__device__ __forceinline__ int64_t element_offset(const Stride1 &s, int64_t i) { return i * s.bytes; }
+__device__ __forceinline__ int64_t element_offset(const Walk &w, int64_t i) { return walk_offset(w, 0, i); }
+
+// G > 0: contiguous, read in packs of G; G == 0: strided, found with `layout`.
+template <typename T, int G, typename Out, typename Layout>
 __global__ void __launch_bounds__(kThreads)
-sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *partials,
+sum_kernel(const char *data, int64_t n, int64_t span, Layout layout, SumAcc<T> *partials,
            unsigned int *counter, Out *result) {
+    follow_previous_grid();
     using Acc = SumAcc<T>;
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -107,9 +119,13 @@ sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *part
     } else {
         for (int64_t i = tid; i < n; i += nthreads)
             acc = acc_add(acc, static_cast<Acc>(*reinterpret_cast<const T *>(
-                                   data + walk_offset(walk, 0, i))));
+                                   data + element_offset(layout, i))));
     }
     acc = block_reduce(acc);
+    if (gridDim.x == 1) {  // small inputs: no partials, no ticket
+        if (threadIdx.x == 0) *result = static_cast<Out>(acc);
+        return;
+    }
     __shared__ bool last;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = acc;
@@ -128,6 +144,27 @@ sum_kernel(const char *data, int64_t n, int64_t span, Walk walk, SumAcc<T> *part
     }
 }
 
+// A contiguous sum over `groups` packs of G: one even wave of blocks, each over
+// a contiguous run (measured on an H200 against 4096 blocks in ~4 ragged waves:
+// bench/NOTES.md, change 8).
+template <typename T, int G, typename Out>
+va_status launch_contiguous_sum(int device, cudaStream_t stream, const char *data, int64_t n,
+                                int64_t groups, SumAcc<T> *partials, unsigned int *counter,
+                                Out *result) {
+    constexpr auto kernel = sum_kernel<T, G, Out, Contiguous>;
+    const int64_t step = static_cast<int64_t>(kThreads) * 4;
+    const int64_t wave = static_cast<int64_t>(multiprocessor_count(device)) * resident_blocks<kernel>(kThreads);
+    const int64_t blocks = std::max<int64_t>(
+        1, std::min<int64_t>({(groups + step - 1) / step, wave, static_cast<int64_t>(kMaxBlocks)}));
+    // Runs are whole multiples of `step` (at least one, also for fewer packs than
+    // that: the last block takes the elements after the last whole pack).
+    const int64_t span = std::max<int64_t>(step, ((groups + blocks - 1) / blocks + step - 1) / step * step);
+    const int64_t grid = std::max<int64_t>(1, (groups + span - 1) / span);
+    VA_CUDA_CHECK(launch_kernel(device, kernel, static_cast<unsigned>(grid), kThreads, stream, data,
+                                n, span, Contiguous(), partials, counter, result));
+    return VA_SUCCESS;
+}
+
 template <typename T, typename Out>
 va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
                      ReduceScratch scratch, Out *result) {
@@ -140,19 +177,13 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
     auto *partials = static_cast<SumAcc<T> *>(scratch.partials);
     const char *data = static_cast<const char *>(a->data);
     if (contiguous) {
-        // Many blocks, each over a contiguous run: more in flight than a
-        // grid-stride loop over a resident grid (bench/NOTES.md).
         const bool packed = reinterpret_cast<uintptr_t>(data) % (sizeof(T) * G) == 0;
-        const int64_t groups = packed ? n / G : n;
-        const int64_t step = static_cast<int64_t>(kThreads) * 4;
-        const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((groups + step - 1) / step, kMaxBlocks));
-        const int64_t span = ((groups + blocks - 1) / blocks + step - 1) / step * step;
         if (packed)
-            sum_kernel<T, G, Out><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-                data, n, span, walk, partials, scratch.counter, result);
+            VA_CHECK((launch_contiguous_sum<T, G, Out>(device, stream, data, n, n / G, partials,
+                                                       scratch.counter, result)));
         else
-            sum_kernel<T, 1, Out><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-                data, n, span, walk, partials, scratch.counter, result);
+            VA_CHECK((launch_contiguous_sum<T, 1, Out>(device, stream, data, n, n, partials,
+                                                       scratch.counter, result)));
     } else {
         // Strided reads (a trace's diagonal) are latency-bound: one element a
         // thread while that fills the GPU, so every read is in flight at once.
@@ -160,10 +191,15 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
         const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(device)) * 16);
         const unsigned blocks = static_cast<unsigned>(
             std::max<int64_t>(1, std::min<int64_t>((n + per_block - 1) / per_block, cap)));
-        sum_kernel<T, 0, Out><<<blocks, kThreads, 0, stream>>>(data, n, 0, walk, partials,
-                                                               scratch.counter, result);
+        if (walk.ndim == 1)
+            VA_CUDA_CHECK(launch_kernel(device, sum_kernel<T, 0, Out, Stride1>, blocks, kThreads,
+                                        stream, data, n, int64_t(0), Stride1{walk.strides[0][0]},
+                                        partials, scratch.counter, result));
+        else
+            VA_CUDA_CHECK(launch_kernel(device, sum_kernel<T, 0, Out, Walk>, blocks, kThreads,
+                                        stream, data, n, int64_t(0), walk, partials,
+                                        scratch.counter, result));
     }
-    VA_LAUNCH_CHECK();
     return VA_SUCCESS;
 }
 

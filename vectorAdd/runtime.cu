@@ -1,9 +1,12 @@
 // Devices, the library's streams, and stream-to-stream ordering.
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
+#include "launch.cuh"
 #include "runtime.cuh"
 
 namespace va {
@@ -14,8 +17,31 @@ std::mutex g_marker_mutex;
 std::vector<cudaEvent_t> g_free_markers;
 cudaStream_t g_streams[kMaxDevices] = {};
 int g_sm_count[kMaxDevices] = {};
+// Per device: 0 not read yet, 1 launches serialised, 2 launches may overlap.
+std::atomic<int> g_overlap[kMaxDevices] = {};
 
 }  // namespace
+
+bool env_flag(const char *name) {
+    const char *v = std::getenv(name);
+    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+}
+
+bool overlapped_launches(int device) {
+    if (device < 0 || device >= kMaxDevices) return false;
+    int known = g_overlap[device].load(std::memory_order_relaxed);
+    if (known == 0) {
+        static const bool disabled = env_flag("MYMODULE_NO_OVERLAP");
+        int major = 0;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+            cudaGetLastError();
+            major = 0;
+        }
+        known = (!disabled && major >= 9) ? 2 : 1;
+        g_overlap[device].store(known, std::memory_order_relaxed);
+    }
+    return known == 2;
+}
 
 va_status library_stream(int device, cudaStream_t *stream) {
     std::lock_guard<std::mutex> lock(g_stream_mutex);

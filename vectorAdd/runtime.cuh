@@ -54,6 +54,10 @@ void shutdown_pinned();
 void shutdown_reduce();
 void shutdown_pipelines();
 
+// True when the environment variable `name` is set to something other than ""
+// or "0" (the switches MYMODULE_NO_POOL and MYMODULE_NO_OVERLAP).
+bool env_flag(const char *name);
+
 // Multiprocessor count of `device`, read once.
 int multiprocessor_count(int device);
 

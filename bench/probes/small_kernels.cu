@@ -1,0 +1,211 @@
+// Probe (session 3, second round): the trace of a 4096 x 4096 float64 matrix
+// (4096 strided reads) in several kernel shapes, each timed as the library uses
+// it (launch + stream synchronize, host clock); whether a launch that may overlap
+// (PDL attribute) costs more for a lone kernel; and tiles of 1, 2 or 4 packs per
+// thread with PDL at n = 1e6, 2^26 and 1e8. bench/NOTES.md records the outcome.
+// Build and run (from the repository root, after `make lib CUDA_ARCH=90`):
+//   nvcc -O3 -std=c++17 -arch=sm_90 bench/probes/small_kernels.cu -IvectorAdd \
+//        build/libvectoradd.a -o /tmp/small && /tmp/small
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "vectorAdd.h"
+
+#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
+    std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
+
+struct alignas(16) D2 { double x, y; };
+
+__device__ __forceinline__ void pdl_wait() {
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+template <int Threads>
+__device__ double block_sum(double v) {
+    __shared__ double warp_sums[Threads / 32];
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < Threads / 32 ? warp_sums[threadIdx.x] : 0.0;
+        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    }
+    return v;
+}
+
+// One block, U independent strided loads in flight per thread, no second level.
+template <int Threads, int U>
+__global__ void trace_one_block(const char *base, long long n, long long stride, double *out) {
+    double acc[U] = {};
+    for (long long i0 = threadIdx.x; i0 < n; i0 += (long long)Threads * U) {
+        double v[U];
+#pragma unroll
+        for (int k = 0; k < U; ++k) {
+            long long i = i0 + (long long)k * Threads;
+            v[k] = i < n ? *(const double *)(base + i * stride) : 0.0;
+        }
+#pragma unroll
+        for (int k = 0; k < U; ++k) acc[k] += v[k];
+    }
+    double t = 0;
+#pragma unroll
+    for (int k = 0; k < U; ++k) t += acc[k];
+    t = block_sum<Threads>(t);
+    if (threadIdx.x == 0) *out = t;
+}
+
+// Many blocks, one read a thread, the last block to finish adds the partials
+// (the library's strided shape).
+__global__ void trace_ticket(const char *base, long long n, long long stride, double *partials,
+                             unsigned *counter, double *out) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    double t = i < n ? *(const double *)(base + i * stride) : 0.0;
+    t = block_sum<256>(t);
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = t;
+        __threadfence();
+        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    double total = threadIdx.x < gridDim.x ? __ldcg(&partials[threadIdx.x]) : 0.0;
+    __syncthreads();
+    total = block_sum<256>(total);
+    if (threadIdx.x == 0) { *out = total; *counter = 0; }
+}
+
+__global__ void add_one(const double *a, const double *b, double *o) {
+    pdl_wait();
+    if (threadIdx.x == 0) o[0] = a[0] + b[0];
+}
+
+template <int U>
+__global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
+    pdl_wait();
+    long long base = (long long)blockIdx.x * blockDim.x * U + threadIdx.x;
+    D2 va[U], vb[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) { va[k] = a[base + k * blockDim.x]; vb[k] = b[base + k * blockDim.x]; }
+#pragma unroll
+    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x / vb[k].x, va[k].y / vb[k].y};
+}
+
+using Clock = std::chrono::steady_clock;
+
+template <typename F>
+double host_us(int k, F body) {
+    for (int i = 0; i < k / 10 + 1; ++i) body();
+    std::vector<double> t;
+    for (int r = 0; r < 7; ++r) {
+        auto t0 = Clock::now();
+        for (int i = 0; i < k; ++i) body();
+        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / k);
+    }
+    std::sort(t.begin(), t.end());
+    return t[3];
+}
+
+template <typename F>
+double event_us(cudaStream_t s, int k, F launch) {
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int i = 0; i < 5; ++i) launch(i);
+    std::vector<double> t;
+    for (int r = 0; r < 7; ++r) {
+        cudaEventRecord(e0, s);
+        for (int i = 0; i < k; ++i) launch(i);
+        cudaEventRecord(e1, s);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        t.push_back(ms * 1000.0 / k);
+    }
+    std::sort(t.begin(), t.end());
+    return t[3];
+}
+
+template <typename... P, typename... A>
+void launch_pdl(cudaStream_t s, unsigned grid, unsigned block, void (*k)(P...), A... args) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, k, args...);
+}
+
+int main() {
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const long long side = 4096, nbig = 100000000LL;
+    double *m, *a, *b, *o, *res, *partials;
+    unsigned *counter;
+    CHECK(cudaMalloc(&m, side * side * 8));
+    CHECK(cudaMemset(m, 0, side * side * 8));
+    CHECK(cudaMalloc(&a, nbig * 8));
+    CHECK(cudaMalloc(&b, nbig * 8));
+    CHECK(cudaMalloc(&o, nbig * 8));
+    CHECK(cudaMemset(a, 0x3f, nbig * 8));
+    CHECK(cudaMemset(b, 0x40, nbig * 8));
+    CHECK(cudaMalloc(&res, 64));
+    CHECK(cudaMalloc(&partials, 4096 * 8));
+    CHECK(cudaMalloc(&counter, 64));
+    CHECK(cudaMemset(counter, 0, 64));
+    const long long stride = (side + 1) * 8;
+    const int K = 3000;
+
+    std::printf("== trace 4096x4096 float64, launch + cudaStreamSynchronize (host clock) ==\n");
+    std::printf("%-52s %7.2f us\n", "empty-ish kernel (add n=1) <<<>>> + sync",
+                host_us(K, [&] { add_one<<<1, 32, 0, s>>>(a, b, o); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "same, cudaLaunchKernelEx with PDL attribute + sync",
+                host_us(K, [&] { launch_pdl(s, 1, 32, add_one, (const double *)a, (const double *)b, o); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "<<<>>> host cost alone (no sync)",
+                host_us(K, [&] { add_one<<<1, 32, 0, s>>>(a, b, o); }));
+    cudaStreamSynchronize(s);
+    std::printf("%-52s %7.2f us\n", "cudaLaunchKernelEx + PDL host cost alone",
+                host_us(K, [&] { launch_pdl(s, 1, 32, add_one, (const double *)a, (const double *)b, o); }));
+    cudaStreamSynchronize(s);
+    std::printf("%-52s %7.2f us\n", "ticket, 16 blocks x 256 (library shape)",
+                host_us(K, [&] { trace_ticket<<<16, 256, 0, s>>>((const char *)m, side, stride, partials, counter, res); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "one block 1024 x 4 loads",
+                host_us(K, [&] { trace_one_block<1024, 4><<<1, 1024, 0, s>>>((const char *)m, side, stride, res); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "one block 512 x 8 loads",
+                host_us(K, [&] { trace_one_block<512, 8><<<1, 512, 0, s>>>((const char *)m, side, stride, res); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "one block 256 x 16 loads",
+                host_us(K, [&] { trace_one_block<256, 16><<<1, 256, 0, s>>>((const char *)m, side, stride, res); cudaStreamSynchronize(s); }));
+    double r = 0;
+    va_array v = {};
+    v.data = m;
+    v.dtype = VA_FLOAT64;
+    v.ndim = 2;
+    v.shape[0] = v.shape[1] = side;
+    v.strides[0] = side * 8;
+    v.strides[1] = 8;
+    std::printf("%-52s %7.2f us\n", "va_trace (library today)", host_us(K, [&] { va_trace(0, &v, &r); }));
+
+    std::printf("\n== divide, tiles with PDL, back to back (events), 8 rotating sets ==\n");
+    for (long long n : {1000000LL, 1LL << 26, nbig}) {
+        const long long g = n / 2;
+        const int sets = n <= 1000000 ? 8 : 1;
+        auto at = [&](double *p, int i) { return (D2 *)(p + (long long)(i % sets) * 12 * 1000000); };
+        for (int u : {1, 2, 4}) {
+            auto kernel = u == 1 ? add_tiles<1> : u == 2 ? add_tiles<2> : add_tiles<4>;
+            unsigned grid = (unsigned)((g + 256 * u - 1) / (256 * u));
+            double us = event_us(s, n <= 1000000 ? 200 : 20, [&](int i) {
+                launch_pdl(s, grid, 256, kernel, (const D2 *)at(a, i), (const D2 *)at(b, i), at(o, i), g);
+            });
+            std::printf("n=%-10lld U%d + PDL %36s %8.2f us %6.2f TB/s\n", n, u, "", us, 24.0 * n / us / 1e6);
+        }
+    }
+    va_shutdown();
+    return 0;
+}
