@@ -3,6 +3,7 @@ test_faults_gpu.py). Everything here imports and works without a GPU; the tests
 that use it are skipped there.
 
 - ``GPU``/``NO_GPU_REASON``/``requires_gpu``: whether CUDA is usable and why not.
+- ``run_python(script, **env)``: a script in a fresh interpreter (crashes fail).
 - ``private(name)``: a private function of myModule (``_memory_stats``,
   ``_release_cached``, ``_testing_fault``), from the package or from ``_core``.
 - ``CAIView``: a bare object that exposes only ``__cuda_array_interface__`` (like
@@ -16,7 +17,9 @@ that use it are skipped there.
 """
 import gc
 import os
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -52,6 +55,22 @@ def private(name):
     if fn is None:
         fn = getattr(mm._core, name)
     return fn
+
+
+def run_python(script, timeout=180, **env_extra):
+    """Runs `script` in a fresh interpreter that imports this myModule, with
+    `env_extra` added to the environment; fails on a crash (a signal). Returns
+    the CompletedProcess and its output for assertion messages."""
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(mm.__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.update(env_extra)
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    where = "\n--- stdout ---\n%s\n--- stderr ---\n%s" % (proc.stdout[-4000:], proc.stderr[-4000:])
+    assert proc.returncode >= 0, "the subprocess was killed by signal %d (a crash)%s" % (
+        -proc.returncode, where)
+    return proc, where
 
 
 def memory_stats():

@@ -427,6 +427,25 @@ def test_out_device_array_same_dtype(dtype, rng):
         H.assert_same(out, expected, name + ": ")
 
 
+def test_back_to_back_without_overlapped_launches():
+    """MYMODULE_NO_OVERLAP=1 (each kernel starts after the previous one ends):
+    the same chains give the same results."""
+    proc, where = H.run_python("""
+        import numpy as np
+        import myModule as mm
+        rng = np.random.default_rng(5)
+        a, b = rng.standard_normal(100_003), rng.standard_normal(100_003)
+        da, db = mm.to_device(a), mm.to_device(b)
+        x, ex = da, a
+        for _ in range(20):
+            x, ex = mm.multiply(mm.add(x, db), da), (ex + b) * a
+        assert np.array_equal(x.get(), ex)
+        assert abs(float(mm.sum(x)) - ex.sum()) <= 1e-9 * np.abs(ex).sum()
+        print("ok")
+    """, MYMODULE_NO_OVERLAP="1")
+    assert proc.returncode == 0 and "ok" in proc.stdout, where
+
+
 def test_out_device_array_with_casting(rng):
     a = H.values(np.float64, (40,), rng)
     b = H.values(np.float64, (40,), rng, nonzero=True)

@@ -4,10 +4,6 @@ CUDA for the rest of the process) and running out of GPU memory
 Needs a usable CUDA GPU.
 """
 import gc
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -16,19 +12,6 @@ import gpu_helpers as H
 from gpu_helpers import mm
 
 pytestmark = [pytest.mark.gpu, H.requires_gpu]
-
-
-def run_python(script, timeout=180, **env_extra):
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(mm.__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env.update(env_extra)
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=env,
-                          capture_output=True, text=True, timeout=timeout)
-    where = "\n--- stdout ---\n%s\n--- stderr ---\n%s" % (proc.stdout[-4000:], proc.stderr[-4000:])
-    assert proc.returncode >= 0, "the subprocess was killed by signal %d (a crash)%s" % (
-        -proc.returncode, where)
-    return proc, where
 
 
 FAULT_SCRIPT = r"""
@@ -93,7 +76,7 @@ print("OK")
 
 
 def test_sticky_fault_raises_cuda_fatal_error_everywhere():
-    proc, where = run_python(FAULT_SCRIPT, MYMODULE_AUTO_THRESHOLD="0")
+    proc, where = H.run_python(FAULT_SCRIPT, MYMODULE_AUTO_THRESHOLD="0")
     assert "FAIL" not in proc.stdout, where
     assert proc.returncode == 0, "exit status %d%s" % (proc.returncode, where)
     assert proc.stdout.rstrip().endswith("OK"), where
@@ -127,7 +110,7 @@ def test_sticky_fault_in_a_thread_reaches_the_main_thread():
     print("FAIL: the main thread's call did not raise")
     sys.exit(3)
     """
-    proc, where = run_python(script)
+    proc, where = H.run_python(script)
     assert proc.returncode == 0 and proc.stdout.rstrip().endswith("OK"), where
 
 
