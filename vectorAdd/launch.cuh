@@ -25,43 +25,22 @@ __device__ __forceinline__ void follow_previous_grid() {
 // MYMODULE_NO_OVERLAP unset. Read once per device.
 bool overlapped_launches(int device);
 
-// Whether `device` runs thread-block clusters (compute capability >= 9.0).
-bool has_clusters(int device);
-
-// Launches `kernel` (which must begin with follow_previous_grid()) on `stream`,
-// in clusters of `cluster` blocks when that is more than 1 (has_clusters only).
+// Launches `kernel` (which must begin with follow_previous_grid()) on `stream`.
 template <typename... Params, typename... Args>
-cudaError_t launch_kernel_in_clusters(int device, void (*kernel)(Params...), unsigned grid,
-                                      unsigned block, unsigned cluster, cudaStream_t stream,
-                                      Args &&...args) {
+cudaError_t launch_kernel(int device, void (*kernel)(Params...), unsigned grid, unsigned block,
+                          cudaStream_t stream, Args &&...args) {
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(grid);
     config.blockDim = dim3(block);
     config.stream = stream;
-    cudaLaunchAttribute attributes[2];
-    unsigned count = 0;
+    cudaLaunchAttribute overlap[1];
     if (overlapped_launches(device)) {
-        attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attributes[count].val.programmaticStreamSerializationAllowed = 1;
-        ++count;
+        overlap[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        overlap[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = overlap;
+        config.numAttrs = 1;
     }
-    if (cluster > 1) {
-        attributes[count].id = cudaLaunchAttributeClusterDimension;
-        attributes[count].val.clusterDim.x = cluster;
-        attributes[count].val.clusterDim.y = 1;
-        attributes[count].val.clusterDim.z = 1;
-        ++count;
-    }
-    config.attrs = attributes;
-    config.numAttrs = count;
     return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
-
-template <typename... Params, typename... Args>
-cudaError_t launch_kernel(int device, void (*kernel)(Params...), unsigned grid, unsigned block,
-                          cudaStream_t stream, Args &&...args) {
-    return launch_kernel_in_clusters(device, kernel, grid, block, 1u, stream,
-                                     std::forward<Args>(args)...);
 }
 
 }  // namespace va

@@ -7,8 +7,6 @@
 #include <mutex>
 #include <type_traits>
 
-#include <cooperative_groups.h>
-
 #include "dispatch.cuh"
 #include "elementwise.cuh"
 #include "launch.cuh"
@@ -53,16 +51,16 @@ __device__ __forceinline__ Acc acc_add(Acc x, Acc y) {
         return x + y;
 }
 
-template <int Threads = kThreads, typename Acc>
+template <typename Acc>
 __device__ Acc block_reduce(Acc v) {
-    __shared__ Acc warp_sums[Threads / 32];
+    __shared__ Acc warp_sums[kThreads / 32];
     for (int offset = 16; offset > 0; offset >>= 1)
         v = acc_add(v, __shfl_down_sync(0xffffffffu, v, offset));
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     if (lane == 0) warp_sums[warp] = v;
     __syncthreads();
     if (warp == 0) {
-        v = (lane < Threads / 32) ? warp_sums[lane] : Acc(0);
+        v = (lane < kThreads / 32) ? warp_sums[lane] : Acc(0);
         for (int offset = 16; offset > 0; offset >>= 1)
             v = acc_add(v, __shfl_down_sync(0xffffffffu, v, offset));
     }
@@ -146,43 +144,6 @@ sum_kernel(const char *data, int64_t n, int64_t span, Layout layout, SumAcc<T> *
     }
 }
 
-// Small strided sums (a trace's diagonal) on sm_90 and newer: one cluster of
-// blocks on as many multiprocessors, one read a thread in flight, the blocks'
-// totals added through distributed shared memory. That skips the partials, the
-// fence and the ticket of sum_kernel: ~1 us of a ~12 us trace (bench/NOTES.md,
-// change 11).
-constexpr int kClusterBlocks = 8;  // the portable cluster size
-constexpr int kClusterThreads = 512;
-constexpr int64_t kClusterMaxElements = int64_t(kClusterBlocks) * kClusterThreads * 2;
-
-template <typename T, typename Out, typename Layout>
-__global__ void __launch_bounds__(kClusterThreads)
-sum_cluster_kernel(const char *data, int64_t n, Layout layout, Out *result) {
-    follow_previous_grid();
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    using Acc = SumAcc<T>;
-    Acc acc = 0;
-    for (int64_t i = static_cast<int64_t>(blockIdx.x) * kClusterThreads + threadIdx.x; i < n;
-         i += int64_t(kClusterBlocks) * kClusterThreads)
-        acc = acc_add(acc, static_cast<Acc>(*reinterpret_cast<const T *>(data + element_offset(layout, i))));
-    acc = block_reduce<kClusterThreads>(acc);
-    __shared__ Acc block_total;
-    if (threadIdx.x == 0) block_total = acc;
-    namespace cg = cooperative_groups;
-    cg::cluster_group cluster = cg::this_cluster();
-    cluster.sync();
-    if (cluster.block_rank() == 0 && threadIdx.x == 0) {
-        Acc total = 0;
-        for (unsigned r = 0; r < kClusterBlocks; ++r)
-            total = acc_add(total, *cluster.map_shared_rank(&block_total, r));
-        *result = static_cast<Out>(total);
-    }
-    cluster.sync();  // every block's total stays in place until rank 0 has read it
-#else
-    (void)data, (void)n, (void)layout, (void)result;
-#endif
-}
-
 // A contiguous sum over `groups` packs of G: one even wave of blocks, each over
 // a contiguous run (measured on an H200 against 4096 blocks in ~4 ragged waves:
 // bench/NOTES.md, change 8).
@@ -223,11 +184,6 @@ va_status launch_sum(int device, cudaStream_t stream, const va_array *a, int64_t
         else
             VA_CHECK((launch_contiguous_sum<T, 1, Out>(device, stream, data, n, n, partials,
                                                        scratch.counter, result)));
-    } else if (walk.ndim == 1 && n <= kClusterMaxElements && has_clusters(device)) {
-        VA_CUDA_CHECK(launch_kernel_in_clusters(device, sum_cluster_kernel<T, Out, Stride1>,
-                                                kClusterBlocks, kClusterThreads, kClusterBlocks,
-                                                stream, data, n, Stride1{walk.strides[0][0]},
-                                                result));
     } else {
         // Strided reads (a trace's diagonal) are latency-bound: one element a
         // thread while that fills the GPU, so every read is in flight at once.

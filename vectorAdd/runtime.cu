@@ -17,23 +17,8 @@ std::mutex g_marker_mutex;
 std::vector<cudaEvent_t> g_free_markers;
 cudaStream_t g_streams[kMaxDevices] = {};
 int g_sm_count[kMaxDevices] = {};
-// Per device: compute capability major + 1 once read (0: not read yet).
-std::atomic<int> g_major_plus_one[kMaxDevices] = {};
-
-int compute_major(int device) {
-    if (device < 0 || device >= kMaxDevices) return 0;
-    int known = g_major_plus_one[device].load(std::memory_order_relaxed);
-    if (known == 0) {
-        int major = 0;
-        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-            cudaGetLastError();
-            major = 0;
-        }
-        known = major + 1;
-        g_major_plus_one[device].store(known, std::memory_order_relaxed);
-    }
-    return known - 1;
-}
+// Per device: 0 not read yet, 1 launches serialised, 2 launches may overlap.
+std::atomic<int> g_overlap[kMaxDevices] = {};
 
 }  // namespace
 
@@ -43,11 +28,20 @@ bool env_flag(const char *name) {
 }
 
 bool overlapped_launches(int device) {
-    static const bool disabled = env_flag("MYMODULE_NO_OVERLAP");
-    return !disabled && compute_major(device) >= 9;
+    if (device < 0 || device >= kMaxDevices) return false;
+    int known = g_overlap[device].load(std::memory_order_relaxed);
+    if (known == 0) {
+        static const bool disabled = env_flag("MYMODULE_NO_OVERLAP");
+        int major = 0;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+            cudaGetLastError();
+            major = 0;
+        }
+        known = (!disabled && major >= 9) ? 2 : 1;
+        g_overlap[device].store(known, std::memory_order_relaxed);
+    }
+    return known == 2;
 }
-
-bool has_clusters(int device) { return compute_major(device) >= 9; }
 
 va_status library_stream(int device, cudaStream_t *stream) {
     std::lock_guard<std::mutex> lock(g_stream_mutex);

@@ -1,5 +1,6 @@
-// Probe (session 3, second round): the trace of a 4096 x 4096 float64 matrix
-// (4096 strided reads) in several kernel shapes, each timed as the library uses
+// Probe (session 3, second and third rounds): the trace of a 4096 x 4096 float64
+// matrix (4096 strided reads) in several kernel shapes (a thread-block cluster
+// too), each timed as the library uses
 // it (launch + stream synchronize, host clock); whether a launch that may overlap
 // (PDL attribute) costs more for a lone kernel; and tiles of 1, 2 or 4 packs per
 // thread with PDL at n = 1e6, 2^26 and 1e8. bench/NOTES.md records the outcome.
@@ -10,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <vector>
+
+#include <cooperative_groups.h>
 
 #include "vectorAdd.h"
 
@@ -76,6 +79,26 @@ __global__ void trace_ticket(const char *base, long long n, long long stride, do
     __syncthreads();
     total = block_sum<256>(total);
     if (threadIdx.x == 0) { *out = total; *counter = 0; }
+}
+
+// One cluster of 8 blocks x 512, the blocks' totals added through distributed
+// shared memory (no partials in global memory, no fence, no ticket).
+__global__ void trace_cluster(const char *base, long long n, long long stride, double *out) {
+    double t = 0;
+    for (long long i = (long long)blockIdx.x * 512 + threadIdx.x; i < n; i += 8 * 512)
+        t += *(const double *)(base + i * stride);
+    t = block_sum<512>(t);
+    __shared__ double total;
+    if (threadIdx.x == 0) total = t;
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    cluster.sync();
+    if (cluster.block_rank() == 0 && threadIdx.x == 0) {
+        double sum = 0;
+        for (unsigned r = 0; r < 8; ++r) sum += *cluster.map_shared_rank(&total, r);
+        *out = sum;
+    }
+    cluster.sync();
 }
 
 __global__ void add_one(const double *a, const double *b, double *o) {
@@ -175,6 +198,24 @@ int main() {
                 host_us(K, [&] { launch_pdl(s, 1, 32, add_one, (const double *)a, (const double *)b, o); }));
     cudaStreamSynchronize(s);
     std::printf("%-52s %7.2f us\n", "ticket, 16 blocks x 256 (library shape)",
+                host_us(K, [&] { trace_ticket<<<16, 256, 0, s>>>((const char *)m, side, stride, partials, counter, res); cudaStreamSynchronize(s); }));
+    std::printf("%-52s %7.2f us\n", "cluster of 8 blocks x 512, DSMEM total",
+                host_us(K, [&] {
+                    cudaLaunchConfig_t cfg = {};
+                    cfg.gridDim = dim3(8);
+                    cfg.blockDim = dim3(512);
+                    cfg.stream = s;
+                    cudaLaunchAttribute attr[1];
+                    attr[0].id = cudaLaunchAttributeClusterDimension;
+                    attr[0].val.clusterDim.x = 8;
+                    attr[0].val.clusterDim.y = 1;
+                    attr[0].val.clusterDim.z = 1;
+                    cfg.attrs = attr;
+                    cfg.numAttrs = 1;
+                    cudaLaunchKernelEx(&cfg, trace_cluster, (const char *)m, side, stride, res);
+                    cudaStreamSynchronize(s);
+                }));
+    std::printf("%-52s %7.2f us\n", "ticket, 16 blocks x 256 (again, for drift)",
                 host_us(K, [&] { trace_ticket<<<16, 256, 0, s>>>((const char *)m, side, stride, partials, counter, res); cudaStreamSynchronize(s); }));
     std::printf("%-52s %7.2f us\n", "one block 1024 x 4 loads",
                 host_us(K, [&] { trace_one_block<1024, 4><<<1, 1024, 0, s>>>((const char *)m, side, stride, res); cudaStreamSynchronize(s); }));
