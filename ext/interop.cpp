@@ -321,19 +321,23 @@ static PyObject *optional_attr(PyObject *obj, const char *name)
 PyObject *interop_import(PyObject *obj)
 {
     PyObject *cai = optional_attr(obj, "__cuda_array_interface__");
+    PyObject *has_dlpack = NULL;
     if (cai == NULL && PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *has_dlpack = optional_attr(obj, "__dlpack_device__");
-    if (has_dlpack == NULL && PyErr_Occurred()) {
-        Py_XDECREF(cai);
         return NULL;
     }
     /* The array interface is quickest to read; but one without a stream key
      * (PyTorch's v2) can't order our reads after the producer's work, which
-     * DLPack can: then DLPack is asked. */
-    if (cai != NULL && (has_dlpack == NULL || !PyDict_Check(cai) ||
-                        PyDict_GetItemString(cai, "stream") != NULL)) {
+     * DLPack can: only then is DLPack looked for. */
+    int cai_has_stream = cai != NULL && (!PyDict_Check(cai) ||
+                                         PyDict_GetItemString(cai, "stream") != NULL);
+    if (!cai_has_stream) {
+        has_dlpack = optional_attr(obj, "__dlpack_device__");
+        if (has_dlpack == NULL && PyErr_Occurred()) {
+            Py_XDECREF(cai);
+            return NULL;
+        }
+    }
+    if (cai != NULL && (cai_has_stream || has_dlpack == NULL)) {
         Py_XDECREF(has_dlpack);
         PyObject *r = import_cai(obj, cai);
         Py_DECREF(cai);
@@ -341,9 +345,6 @@ PyObject *interop_import(PyObject *obj)
     }
     Py_XDECREF(cai);
     if (has_dlpack == NULL) {
-        if (PyErr_Occurred()) {
-            return NULL;
-        }
         Py_RETURN_NONE;
     }
     Py_DECREF(has_dlpack);
