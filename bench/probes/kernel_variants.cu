@@ -1,14 +1,7 @@
 // Probe: candidate shapes of the contiguous elementwise and sum kernels, timed
 // with CUDA events on one GPU in one run (bench/NOTES.md records the outcome).
 // Build and run: nvcc -O3 -arch=sm_90 -std=c++17 kernel_variants.cu -o kv && ./kv
-#include <algorithm>
-#include <cstdio>
-#include <vector>
-
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
-
-struct alignas(16) D2 { double x, y; };
+#include "probe_common.cuh"
 
 // A: grid-stride, U packs in flight per thread (the library's current shape).
 template <int U>
@@ -23,16 +16,8 @@ __global__ void add_gridstride(const D2 *a, const D2 *b, D2 *o, long long groups
     }
 }
 
-// B: one block per tile of U*256 packs, no loop: many waves, like CuPy's shape.
-template <int U>
-__global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
-    long long base = (long long)blockIdx.x * blockDim.x * U + threadIdx.x;
-    D2 va[U], vb[U];
-#pragma unroll
-    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) { va[k] = a[base + k * blockDim.x]; vb[k] = b[base + k * blockDim.x]; }
-#pragma unroll
-    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x + vb[k].x, va[k].y + vb[k].y};
-}
+// B: one block per tile of U*256 packs, no loop: many waves, like CuPy's shape
+// (add_tiles, probe_common.cuh).
 
 // C: plain scalar one element per thread (CuPy's elementwise).
 __global__ void add_scalar(const double *a, const double *b, double *o, long long n) {

@@ -4,19 +4,11 @@
 // Build and run (from the repository root, after `make lib CUDA_ARCH=90`):
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/probes/latency.cu -IvectorAdd \
 //        build/libvectoradd.a -o /tmp/latency && /tmp/latency
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <vector>
-
 #include <cub/cub.cuh>
 
+#include "probe_common.cuh"
 #include "vectorAdd.h"
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
-
-struct alignas(16) D2 { double x, y; };
 
 __global__ void empty_kernel() {}
 
@@ -34,22 +26,6 @@ __global__ void add_one_block_flag(const double *a, const double *b, double *o, 
         __threadfence_system();
         *flag = seq;
     }
-}
-
-// The library's tile shape; PDL: wait for the previous grid before reading,
-// then let the next grid launch at once.
-template <int U, bool Pdl>
-__global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
-    if constexpr (Pdl) {
-        asm volatile("griddepcontrol.wait;" ::: "memory");
-        asm volatile("griddepcontrol.launch_dependents;");
-    }
-    long long base = (long long)blockIdx.x * blockDim.x * U + threadIdx.x;
-    D2 va[U], vb[U];
-#pragma unroll
-    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) { va[k] = a[base + k * blockDim.x]; vb[k] = b[base + k * blockDim.x]; }
-#pragma unroll
-    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x + vb[k].x, va[k].y + vb[k].y};
 }
 
 __device__ double block_sum(double v) {
@@ -95,45 +71,6 @@ __global__ void sum_runs(const D2 *p, long long groups, long long span, double *
     for (int i = threadIdx.x; i < (int)gridDim.x; i += blockDim.x) total += __ldcg(&partials[i]);
     total = block_sum(total);
     if (threadIdx.x == 0) { *result = total; *counter = 0; }
-}
-
-using Clock = std::chrono::steady_clock;
-
-// Median over 7 repeats of the host time per iteration of `body` (k iterations).
-template <typename F>
-double host_us(int k, F body) {
-    for (int i = 0; i < k / 10 + 1; ++i) body();
-    std::vector<double> t;
-    for (int r = 0; r < 7; ++r) {
-        auto t0 = Clock::now();
-        for (int i = 0; i < k; ++i) body();
-        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / k);
-    }
-    std::sort(t.begin(), t.end());
-    return t[3];
-}
-
-// Median over 7 repeats of event time per launch for k back-to-back launches.
-template <typename F>
-double event_us(cudaStream_t s, int k, F launch) {
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int i = 0; i < 5; ++i) launch(i);
-    std::vector<double> t;
-    for (int r = 0; r < 7; ++r) {
-        cudaEventRecord(e0, s);
-        for (int i = 0; i < k; ++i) launch(i);
-        cudaEventRecord(e1, s);
-        cudaEventSynchronize(e1);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, e0, e1);
-        t.push_back(ms * 1000.0 / k);
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    std::sort(t.begin(), t.end());
-    return t[3];
 }
 
 va_array vec(void *p, long long n) {

@@ -7,19 +7,11 @@
 // Build and run (from the repository root, after `make lib CUDA_ARCH=90`):
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/probes/small_kernels.cu -IvectorAdd \
 //        build/libvectoradd.a -o /tmp/small && /tmp/small
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <vector>
-
 #include <cooperative_groups.h>
 
+#include "probe_common.cuh"
 #include "vectorAdd.h"
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
-
-struct alignas(16) D2 { double x, y; };
 
 __device__ __forceinline__ void pdl_wait() {
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -106,8 +98,9 @@ __global__ void add_one(const double *a, const double *b, double *o) {
     if (threadIdx.x == 0) o[0] = a[0] + b[0];
 }
 
+// The library's tile shape, dividing (the slowest of the four operations).
 template <int U>
-__global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
+__global__ void divide_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
     pdl_wait();
     long long base = (long long)blockIdx.x * blockDim.x * U + threadIdx.x;
     D2 va[U], vb[U];
@@ -115,41 +108,6 @@ __global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
     for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) { va[k] = a[base + k * blockDim.x]; vb[k] = b[base + k * blockDim.x]; }
 #pragma unroll
     for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x / vb[k].x, va[k].y / vb[k].y};
-}
-
-using Clock = std::chrono::steady_clock;
-
-template <typename F>
-double host_us(int k, F body) {
-    for (int i = 0; i < k / 10 + 1; ++i) body();
-    std::vector<double> t;
-    for (int r = 0; r < 7; ++r) {
-        auto t0 = Clock::now();
-        for (int i = 0; i < k; ++i) body();
-        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / k);
-    }
-    std::sort(t.begin(), t.end());
-    return t[3];
-}
-
-template <typename F>
-double event_us(cudaStream_t s, int k, F launch) {
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int i = 0; i < 5; ++i) launch(i);
-    std::vector<double> t;
-    for (int r = 0; r < 7; ++r) {
-        cudaEventRecord(e0, s);
-        for (int i = 0; i < k; ++i) launch(i);
-        cudaEventRecord(e1, s);
-        cudaEventSynchronize(e1);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, e0, e1);
-        t.push_back(ms * 1000.0 / k);
-    }
-    std::sort(t.begin(), t.end());
-    return t[3];
 }
 
 template <typename... P, typename... A>
@@ -239,7 +197,7 @@ int main() {
         const int sets = n <= 1000000 ? 8 : 1;
         auto at = [&](double *p, int i) { return (D2 *)(p + (long long)(i % sets) * 12 * 1000000); };
         for (int u : {1, 2, 4}) {
-            auto kernel = u == 1 ? add_tiles<1> : u == 2 ? add_tiles<2> : add_tiles<4>;
+            auto kernel = u == 1 ? divide_tiles<1> : u == 2 ? divide_tiles<2> : divide_tiles<4>;
             unsigned grid = (unsigned)((g + 256 * u - 1) / (256 * u));
             double us = event_us(s, n <= 1000000 ? 200 : 20, [&](int i) {
                 launch_pdl(s, grid, 256, kernel, (const D2 *)at(a, i), (const D2 *)at(b, i), at(o, i), g);

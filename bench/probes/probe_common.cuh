@@ -1,0 +1,68 @@
+// Pieces shared by the C++ probes in this folder: a CUDA check that returns from
+// main, a 16-byte pair of doubles, the library's elementwise tile shape, and the
+// two timers (host clock per call; CUDA events per launch in a back-to-back loop).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
+    std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
+
+struct alignas(16) D2 { double x, y; };
+
+// One block per tile of U * blockDim.x packs (the library's shape). Pdl: wait for
+// the previous grid before reading, then let the next grid launch at once (sm_90).
+template <int U, bool Pdl = false>
+__global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
+    if constexpr (Pdl) {
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+        asm volatile("griddepcontrol.launch_dependents;");
+    }
+    long long base = (long long)blockIdx.x * blockDim.x * U + threadIdx.x;
+    D2 va[U], vb[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) { va[k] = a[base + k * blockDim.x]; vb[k] = b[base + k * blockDim.x]; }
+#pragma unroll
+    for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x + vb[k].x, va[k].y + vb[k].y};
+}
+
+// Median over 7 repeats of the host time per iteration of `body` (k iterations).
+template <typename F>
+double host_us(int k, F body) {
+    using Clock = std::chrono::steady_clock;
+    for (int i = 0; i < k / 10 + 1; ++i) body();
+    std::vector<double> t;
+    for (int r = 0; r < 7; ++r) {
+        auto t0 = Clock::now();
+        for (int i = 0; i < k; ++i) body();
+        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / k);
+    }
+    std::sort(t.begin(), t.end());
+    return t[3];
+}
+
+// Median over 7 repeats of event time per launch for k back-to-back launches.
+template <typename F>
+double event_us(cudaStream_t s, int k, F launch) {
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int i = 0; i < 5; ++i) launch(i);
+    std::vector<double> t;
+    for (int r = 0; r < 7; ++r) {
+        cudaEventRecord(e0, s);
+        for (int i = 0; i < k; ++i) launch(i);
+        cudaEventRecord(e1, s);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        t.push_back(ms * 1000.0 / k);
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    std::sort(t.begin(), t.end());
+    return t[3];
+}
