@@ -28,19 +28,6 @@ __global__ void add_one_block_flag(const double *a, const double *b, double *o, 
     }
 }
 
-__device__ double block_sum(double v) {
-    __shared__ double warp_sums[32];
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0;
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    }
-    __syncthreads();
-    return v;
-}
-
 // The library's sum shape: each block a contiguous run of `span` packs, U packs
 // in flight a thread, the last block to finish adds the partials.
 template <int U>
@@ -59,14 +46,7 @@ __global__ void sum_runs(const D2 *p, long long groups, long long span, double *
 #pragma unroll
     for (int k = 0; k < U; ++k) t += acc[k];
     t = block_sum(t);
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = t;
-        __threadfence();
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
+    if (!last_block_to_finish(t, partials, counter)) return;
     double total = 0;
     for (int i = threadIdx.x; i < (int)gridDim.x; i += blockDim.x) total += __ldcg(&partials[i]);
     total = block_sum(total);

@@ -29,6 +29,33 @@ __global__ void add_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) {
     for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x + vb[k].x, va[k].y + vb[k].y};
 }
 
+// Sum of v over the block (any blockDim.x up to 1024), in thread 0.
+__device__ inline double block_sum(double v) {
+    __shared__ double warp_sums[32];
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0;
+        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    }
+    __syncthreads();  // warp_sums may be reused by the next call
+    return v;
+}
+
+// The ticket of a two-level sum (the library's shape): thread 0 publishes the
+// block's partial; true in every thread of the block that finished last.
+__device__ inline bool last_block_to_finish(double partial, double *partials, unsigned *counter) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = partial;
+        __threadfence();
+        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    return last;
+}
+
 // Median over 7 repeats of the host time per iteration of `body` (k iterations).
 template <typename F>
 double host_us(int k, F body) {

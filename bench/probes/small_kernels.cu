@@ -18,19 +18,6 @@ __device__ __forceinline__ void pdl_wait() {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
-template <int Threads>
-__device__ double block_sum(double v) {
-    __shared__ double warp_sums[Threads / 32];
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < Threads / 32 ? warp_sums[threadIdx.x] : 0.0;
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    }
-    return v;
-}
-
 // One block, U independent strided loads in flight per thread, no second level.
 template <int Threads, int U>
 __global__ void trace_one_block(const char *base, long long n, long long stride, double *out) {
@@ -48,7 +35,7 @@ __global__ void trace_one_block(const char *base, long long n, long long stride,
     double t = 0;
 #pragma unroll
     for (int k = 0; k < U; ++k) t += acc[k];
-    t = block_sum<Threads>(t);
+    t = block_sum(t);
     if (threadIdx.x == 0) *out = t;
 }
 
@@ -58,18 +45,10 @@ __global__ void trace_ticket(const char *base, long long n, long long stride, do
                              unsigned *counter, double *out) {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     double t = i < n ? *(const double *)(base + i * stride) : 0.0;
-    t = block_sum<256>(t);
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = t;
-        __threadfence();
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
+    t = block_sum(t);
+    if (!last_block_to_finish(t, partials, counter)) return;
     double total = threadIdx.x < gridDim.x ? __ldcg(&partials[threadIdx.x]) : 0.0;
-    __syncthreads();
-    total = block_sum<256>(total);
+    total = block_sum(total);
     if (threadIdx.x == 0) { *out = total; *counter = 0; }
 }
 
@@ -79,7 +58,7 @@ __global__ void trace_cluster(const char *base, long long n, long long stride, d
     double t = 0;
     for (long long i = (long long)blockIdx.x * 512 + threadIdx.x; i < n; i += 8 * 512)
         t += *(const double *)(base + i * stride);
-    t = block_sum<512>(t);
+    t = block_sum(t);
     __shared__ double total;
     if (threadIdx.x == 0) total = t;
     namespace cg = cooperative_groups;
