@@ -147,19 +147,10 @@ int main() {
                 set(a, i), set(b, i), (D2 *)(o + (long long)(i % 8) * 12 * n6), g6);
         };
     };
-    auto launch_pdl = [&](auto kernel, int u, int threads) {
+    auto launch_overlapped = [&](auto kernel, int u, int threads) {
         return [=, &set](int i) {
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3((unsigned)((g6 + threads * u - 1) / (threads * u)));
-            cfg.blockDim = dim3(threads);
-            cfg.stream = s;
-            cudaLaunchAttribute attr[1];
-            attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            attr[0].val.programmaticStreamSerializationAllowed = 1;
-            cfg.attrs = attr;
-            cfg.numAttrs = 1;
-            cudaLaunchKernelEx(&cfg, kernel, set(a, i), set(b, i),
-                               (D2 *)(o + (long long)(i % 8) * 12 * n6), g6);
+            launch_pdl(s, (unsigned)((g6 + threads * u - 1) / (threads * u)), threads, kernel,
+                       set(a, i), set(b, i), (D2 *)(o + (long long)(i % 8) * 12 * n6), g6);
         };
     };
     std::printf("%-58s %7.2f us\n", "tiles U4 x256 (library today)", event_us(s, 200, launch_plain(add_tiles<4, false>, 4, 256)));
@@ -167,12 +158,12 @@ int main() {
     std::printf("%-58s %7.2f us\n", "tiles U1 x256", event_us(s, 200, launch_plain(add_tiles<1, false>, 1, 256)));
     std::printf("%-58s %7.2f us\n", "tiles U8 x256", event_us(s, 200, launch_plain(add_tiles<8, false>, 8, 256)));
     std::printf("%-58s %7.2f us\n", "tiles U4 x128", event_us(s, 200, launch_plain(add_tiles<4, false>, 4, 128)));
-    std::printf("%-58s %7.2f us\n", "tiles U4 x256 + PDL", event_us(s, 200, launch_pdl(add_tiles<4, true>, 4, 256)));
-    std::printf("%-58s %7.2f us\n", "tiles U2 x256 + PDL", event_us(s, 200, launch_pdl(add_tiles<2, true>, 2, 256)));
-    std::printf("%-58s %7.2f us\n", "tiles U1 x256 + PDL", event_us(s, 200, launch_pdl(add_tiles<1, true>, 1, 256)));
+    std::printf("%-58s %7.2f us\n", "tiles U4 x256 + PDL", event_us(s, 200, launch_overlapped(add_tiles<4, true>, 4, 256)));
+    std::printf("%-58s %7.2f us\n", "tiles U2 x256 + PDL", event_us(s, 200, launch_overlapped(add_tiles<2, true>, 2, 256)));
+    std::printf("%-58s %7.2f us\n", "tiles U1 x256 + PDL", event_us(s, 200, launch_overlapped(add_tiles<1, true>, 1, 256)));
     std::printf("%-58s %7.2f us\n", "tiles U4 x256 PDL kernel, plain launch", event_us(s, 200, launch_plain(add_tiles<4, true>, 4, 256)));
     std::printf("%-58s %7.2f us\n", "(host clock) tiles U4 + PDL, each + stream sync",
-                host_us(500, [&] { launch_pdl(add_tiles<4, true>, 4, 256)(seq++); cudaStreamSynchronize(s); }));
+                host_us(500, [&] { launch_overlapped(add_tiles<4, true>, 4, 256)(seq++); cudaStreamSynchronize(s); }));
     std::printf("%-58s %7.2f us\n", "(host clock) tiles U4, each + stream sync",
                 host_us(500, [&] { launch_plain(add_tiles<4, false>, 4, 256)(seq++); cudaStreamSynchronize(s); }));
     std::printf("%-58s %7.2f us\n", "va_binary n=1e6 back to back (host clock / call)",

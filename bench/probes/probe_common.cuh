@@ -56,6 +56,21 @@ __device__ inline bool last_block_to_finish(double partial, double *partials, un
     return last;
 }
 
+// A launch that may overlap the previous kernel on `s` (PDL, sm_90).
+template <typename... P, typename... A>
+inline void launch_pdl(cudaStream_t s, unsigned grid, unsigned block, void (*k)(P...), A... args) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, k, args...);
+}
+
 // Median over 7 repeats of the host time per iteration of `body` (k iterations).
 template <typename F>
 double host_us(int k, F body) {

@@ -89,20 +89,6 @@ __global__ void divide_tiles(const D2 *a, const D2 *b, D2 *o, long long groups) 
     for (int k = 0; k < U; ++k) if (base + k * blockDim.x < groups) o[base + k * blockDim.x] = D2{va[k].x / vb[k].x, va[k].y / vb[k].y};
 }
 
-template <typename... P, typename... A>
-void launch_pdl(cudaStream_t s, unsigned grid, unsigned block, void (*k)(P...), A... args) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    cudaLaunchKernelEx(&cfg, k, args...);
-}
-
 int main() {
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
