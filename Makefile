@@ -44,6 +44,12 @@ BUILD := build/$(BUILD_KIND)-sm_$(ARCH_TAG)
 LIB_SOURCES := $(wildcard vectorAdd/*.cu)
 LIB_HEADERS := $(wildcard vectorAdd/*.cuh vectorAdd/*.h)
 LIB_OBJECTS := $(patsubst vectorAdd/%.cu,$(BUILD)/%.o,$(LIB_SOURCES))
+# The operations: one file each, built-in (ops/) and the user's (user_ops/).
+# Each is compiled on its own (its kernels) and read once more by op_table.cu
+# (its row of the table) through the generated op_list.inc.
+OP_SOURCES := $(sort $(wildcard ops/*.cu user_ops/*.cu))
+OP_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(OP_SOURCES))
+OP_LIST := $(BUILD)/gen/op_list.inc
 LIBRARY := $(BUILD)/libvectoradd.a
 
 CXX_TEST_FLAGS := -O2 -Wall -Wextra -Werror -IvectorAdd $(SAN_FLAGS)
@@ -51,7 +57,7 @@ LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
 export CUDA_PATH CUDA_ARCH dbg SANITIZE
 
-.PHONY: all deps lib build install demo test test-c test-py bench clean sanitize asan
+.PHONY: all deps lib build install demo test test-c test-py bench clean sanitize asan FORCE
 .DEFAULT_GOAL := all
 
 all: deps install demo
@@ -66,10 +72,27 @@ lib: $(LIBRARY)
 $(BUILD)/%.o: vectorAdd/%.cu $(LIB_HEADERS) | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BUILD)/device_link.o: $(LIB_OBJECTS)
+$(BUILD)/ops/%.o: ops/%.cu $(LIB_HEADERS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/user_ops/%.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# Rewritten only when the set of operation files changes.
+$(OP_LIST): FORCE | $(BUILD)
+	@mkdir -p $(dir $@)
+	@printf '#include "%s"\n' $(OP_SOURCES) > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(BUILD)/op_table.o: vectorAdd/op_table.cu $(OP_LIST) $(OP_SOURCES) $(LIB_HEADERS) | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) -I. -I$(dir $(OP_LIST)) -c $< -o $@
+
+$(BUILD)/device_link.o: $(LIB_OBJECTS) $(OP_OBJECTS)
 	$(NVCC) $(GENCODE) -Xcompiler -fPIC -dlink $^ -o $@
 
-$(LIBRARY): $(LIB_OBJECTS) $(BUILD)/device_link.o
+$(LIBRARY): $(LIB_OBJECTS) $(OP_OBJECTS) $(BUILD)/device_link.o
 	rm -f $@
 	ar rcs $@ $^
 

@@ -7,20 +7,41 @@
 #define MYMODULE_IMPORT_ARRAY
 #include "ext/common.h"
 
-#define ELEMENTWISE(pyname, op, forced, has_forced)                                           \
-    static PyObject *mm_##pyname(PyObject *, PyObject *const *args, Py_ssize_t nargs,         \
-                                 PyObject *kwnames)                                            \
-    {                                                                                          \
-        return elementwise_call(op, forced, has_forced, #pyname, args, nargs, kwnames);       \
-    }
+#include "ext/elementwise.h"
+#include "ext/optable.h"
+#include "ext/reductions.h"
 
-ELEMENTWISE(add, VA_ADD, WHERE_AUTO, 0)
-ELEMENTWISE(subtract, VA_SUBTRACT, WHERE_AUTO, 0)
-ELEMENTWISE(multiply, VA_MULTIPLY, WHERE_AUTO, 0)
-ELEMENTWISE(divide, VA_DIVIDE, WHERE_AUTO, 0)
-ELEMENTWISE(vector_add, VA_ADD, WHERE_AUTO, 1)
-ELEMENTWISE(vector_add_cpu, VA_ADD, WHERE_CPU, 1)
-ELEMENTWISE(vector_add_cuda, VA_ADD, WHERE_CUDA, 1)
+/* The tutorials' names for add: device auto, cpu and cuda. */
+static PyObject *vector_add_where(Where where, const char *fname, PyObject *const *args,
+                                  Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", "out"};
+    static va_op add = -1;
+    PyObject *values[3];
+    if (add < 0 && va_op_find("add", &add) != VA_SUCCESS) {
+        PyErr_SetString(PyExc_SystemError, "the op table has no add");
+        return NULL;
+    }
+    if (parse_arguments(fname, args, nargs, kwnames, names, 3, 2, 3, values) < 0) {
+        return NULL;
+    }
+    return elementwise_objects(add, values, values[2], where);
+}
+
+static PyObject *mm_vector_add(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return vector_add_where(WHERE_AUTO, "vector_add", args, nargs, kwnames);
+}
+
+static PyObject *mm_vector_add_cpu(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return vector_add_where(WHERE_CPU, "vector_add_cpu", args, nargs, kwnames);
+}
+
+static PyObject *mm_vector_add_cuda(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return vector_add_where(WHERE_CUDA, "vector_add_cuda", args, nargs, kwnames);
+}
 
 static int parse_device_index(PyObject *value, int *device)
 {
@@ -58,7 +79,7 @@ static PyArrayObject *host_array_of(PyObject *obj)
         PyErr_SetString(PyExc_SystemError, "host_array_of called with a GPU array");
     }
     else {
-        array = operand_host_array(&op, op.kind == KIND_WEAK_INT ? VA_INT64 : VA_FLOAT64);
+        array = operand_host_array(&op, operand_natural_dtype(&op));
     }
     operand_clear(&op);
     return array;
@@ -150,15 +171,6 @@ static PyMethodDef module_methods[] = {
     {"fib", mm_fib, METH_O, "fib(n)\n--\n\nThe exact n-th Fibonacci number (n >= 0) as a Python int."},
     {"trace", FASTCALL(mm_trace),
      "trace(a, device='auto')\n--\n\nnumpy.trace of a 2-d array: same value and dtype."},
-    {"sum", FASTCALL(mm_sum),
-     "sum(a, device='auto')\n--\n\nnumpy.sum over all elements (int32 and int64 sum into int64)."},
-    {"add", FASTCALL(mm_add), "add(a, b, out=None, device='auto')\n--\n\nnumpy.add, on the CPU or a GPU."},
-    {"subtract", FASTCALL(mm_subtract),
-     "subtract(a, b, out=None, device='auto')\n--\n\nnumpy.subtract, on the CPU or a GPU."},
-    {"multiply", FASTCALL(mm_multiply),
-     "multiply(a, b, out=None, device='auto')\n--\n\nnumpy.multiply, on the CPU or a GPU."},
-    {"divide", FASTCALL(mm_divide),
-     "divide(a, b, out=None, device='auto')\n--\n\nnumpy.true_divide, on the CPU or a GPU."},
     {"vector_add", FASTCALL(mm_vector_add), "vector_add(a, b, out=None)\n--\n\nadd(a, b, device='auto')."},
     {"vector_add_cpu", FASTCALL(mm_vector_add_cpu),
      "vector_add_cpu(a, b, out=None)\n--\n\nadd(a, b, device='cpu')."},
@@ -198,7 +210,10 @@ PyMODINIT_FUNC PyInit__core(void)
     if (module == NULL) {
         return NULL;
     }
-    if (errors_init() < 0 || devicearray_init(module) < 0) {
+    PyNumberMethods *numbers = devicearray_number_methods();
+    richcmpfunc richcompare = NULL;
+    if (errors_init() < 0 || optable_init(module, numbers, &richcompare) < 0 ||
+        devicearray_init(module, richcompare) < 0) {
         Py_DECREF(module);
         return NULL;
     }

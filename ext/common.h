@@ -65,7 +65,10 @@ typedef struct {
 extern PyTypeObject DeviceArray_Type;
 #define DeviceArray_Check(op) PyObject_TypeCheck((op), &DeviceArray_Type)
 
-int devicearray_init(PyObject *module);
+/* The number methods the op table fills, then the type readied with them and
+ * `richcompare`, and added to `module`. */
+PyNumberMethods *devicearray_number_methods(void);
+int devicearray_init(PyObject *module, richcmpfunc richcompare);
 /* A new C-contiguous array from the library's pool. */
 DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
                                      int managed);
@@ -108,7 +111,7 @@ PyObject *devicearray_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t n
 PyObject *devicearray_dlpack_device(PyObject *self, PyObject *unused);
 
 /* ---- operands.cpp ---- */
-typedef enum { KIND_ARRAY = 0, KIND_WEAK_INT = 1, KIND_WEAK_FLOAT = 2 } OperandKind;
+typedef enum { KIND_ARRAY = 0, KIND_WEAK_INT = 1, KIND_WEAK_FLOAT = 2, KIND_WEAK_BOOL = 3 } OperandKind;
 typedef struct {
     PyObject *original;          /* borrowed */
     OperandKind kind;
@@ -120,21 +123,15 @@ typedef struct {
 /* Classifies `obj`; TypeError for unsupported dtypes or kinds. */
 int operand_init(Operand *op, PyObject *obj);
 void operand_clear(Operand *op);
-/* The result dtype of `op` on two operands, NumPy's promotion with Python
- * scalars taken as weak. */
-va_dtype operand_result_dtype(va_op op, const Operand *a, const Operand *b);
+/* How the operand takes part in promotion (Python scalars are weak, NEP 50). */
+va_weak operand_weak(const Operand *op);
+/* Its dtype on its own: an array's, or NumPy's default for a Python scalar. */
+va_dtype operand_natural_dtype(const Operand *op);
 /* The operand as a host array of `dtype` (weak scalars) or its own dtype,
  * aligned and in native byte order: a new reference. */
 PyArrayObject *operand_host_array(const Operand *op, va_dtype dtype);
 /* The operand on the GPU `device` (uploaded when it lives on the host). */
 DeviceArrayObject *operand_device_array(const Operand *op, va_dtype dtype, int device);
-
-/* ---- elementwise.cpp, reductions.cpp ---- */
-PyObject *elementwise_call(va_op op, Where forced, int has_forced, const char *fname,
-                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *binary_objects(va_op op, PyObject *a, PyObject *b, PyObject *out, Where where);
-PyObject *mm_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* ---- info.cpp, tutorial.cpp ---- */
 PyObject *mm_cuda_available(PyObject *module, PyObject *unused);

@@ -404,17 +404,13 @@ static Py_ssize_t devicearray_len(PyObject *op)
     return (Py_ssize_t)SELF->shape[0];
 }
 
-static PyObject *nb_add(PyObject *a, PyObject *b) { return binary_objects(VA_ADD, a, b, NULL, WHERE_AUTO); }
-static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary_objects(VA_SUBTRACT, a, b, NULL, WHERE_AUTO); }
-static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary_objects(VA_MULTIPLY, a, b, NULL, WHERE_AUTO); }
-static PyObject *nb_div(PyObject *a, PyObject *b) { return binary_objects(VA_DIVIDE, a, b, NULL, WHERE_AUTO); }
-/* In place, like NumPy: the result is cast into the left operand. */
-static PyObject *nb_iadd(PyObject *a, PyObject *b) { return binary_objects(VA_ADD, a, b, a, WHERE_AUTO); }
-static PyObject *nb_isub(PyObject *a, PyObject *b) { return binary_objects(VA_SUBTRACT, a, b, a, WHERE_AUTO); }
-static PyObject *nb_imul(PyObject *a, PyObject *b) { return binary_objects(VA_MULTIPLY, a, b, a, WHERE_AUTO); }
-static PyObject *nb_idiv(PyObject *a, PyObject *b) { return binary_objects(VA_DIVIDE, a, b, a, WHERE_AUTO); }
-
+/* Filled from the op table (optable_init) before the type is readied. */
 static PyNumberMethods devicearray_as_number;
+
+PyNumberMethods *devicearray_number_methods(void)
+{
+    return &devicearray_as_number;
+}
 static PySequenceMethods devicearray_as_sequence;
 static PyBufferProcs devicearray_as_buffer;
 
@@ -443,7 +439,7 @@ static int devicearray_getbuffer(PyObject *op, Py_buffer *view, int flags)
         dims[d] = (Py_ssize_t)SELF->shape[d];
         dims[SELF->ndim + d] = (Py_ssize_t)SELF->strides[d];
     }
-    static const char *formats[] = {"i", "q", "f", "d"};
+    static const char *formats[] = {"i", "q", "f", "d", "?"};
     view->buf = SELF->data;
     view->obj = op;
     Py_INCREF(op);
@@ -467,16 +463,8 @@ static void devicearray_releasebuffer(PyObject *, Py_buffer *view)
 /* Zero-initialised; filled in by devicearray_init (PyType_Ready sets its type). */
 PyTypeObject DeviceArray_Type;
 
-int devicearray_init(PyObject *module)
+int devicearray_init(PyObject *module, richcmpfunc richcompare)
 {
-    devicearray_as_number.nb_add = nb_add;
-    devicearray_as_number.nb_subtract = nb_sub;
-    devicearray_as_number.nb_multiply = nb_mul;
-    devicearray_as_number.nb_true_divide = nb_div;
-    devicearray_as_number.nb_inplace_add = nb_iadd;
-    devicearray_as_number.nb_inplace_subtract = nb_isub;
-    devicearray_as_number.nb_inplace_multiply = nb_imul;
-    devicearray_as_number.nb_inplace_true_divide = nb_idiv;
     devicearray_as_sequence.sq_length = devicearray_len;
     devicearray_as_buffer.bf_getbuffer = devicearray_getbuffer;
     devicearray_as_buffer.bf_releasebuffer = devicearray_releasebuffer;
@@ -487,6 +475,11 @@ int devicearray_init(PyObject *module)
     DeviceArray_Type.tp_dealloc = devicearray_dealloc;
     DeviceArray_Type.tp_repr = devicearray_repr;
     DeviceArray_Type.tp_as_number = &devicearray_as_number;
+    /* Comparisons are elementwise (as NumPy's), so arrays are unhashable. */
+    DeviceArray_Type.tp_richcompare = richcompare;
+    if (richcompare != NULL) {
+        DeviceArray_Type.tp_hash = PyObject_HashNotImplemented;
+    }
     DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
     DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
     DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT;

@@ -1,11 +1,14 @@
-/* The four supported dtypes and their NumPy descriptors. */
+/* The supported dtypes and their NumPy descriptors. */
 #include "common.h"
 
 int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out)
 {
     const char kind = descr->kind;
     const npy_intp size = PyDataType_ELSIZE(descr);
-    if (kind == 'i' && size == 4) {
+    if (kind == 'b' && size == 1) {
+        *out = VA_BOOL;
+    }
+    else if (kind == 'i' && size == 4) {
         *out = VA_INT32;
     }
     else if (kind == 'i' && size == 8) {
@@ -30,7 +33,8 @@ PyArray_Descr *descr_from_va(va_dtype dtype)
         case VA_INT64: return PyArray_DescrFromType(NPY_INT64);
         case VA_FLOAT32: return PyArray_DescrFromType(NPY_FLOAT32);
         case VA_FLOAT64: return PyArray_DescrFromType(NPY_FLOAT64);
-        default: break;
+        case VA_BOOL: return PyArray_DescrFromType(NPY_BOOL);
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     PyErr_SetString(PyExc_SystemError, "unknown va_dtype");
     return NULL;
@@ -43,7 +47,8 @@ const char *va_dtype_name(va_dtype dtype)
         case VA_INT64: return "int64";
         case VA_FLOAT32: return "float32";
         case VA_FLOAT64: return "float64";
-        default: break;
+        case VA_BOOL: return "bool";
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return "unknown";
 }

@@ -1,37 +1,101 @@
-/* add, subtract, multiply, divide: choosing where the work runs (NumPy on the
- * CPU, the GPU for host data, the GPU for device data) and carrying it out. */
+/* Elementwise operations from Python objects: choosing where the work runs (the
+ * CPU, the GPU for host data, the GPU for device data) and carrying it out, for
+ * any operation of the op table (its nparams scalars, then its nin arrays). */
 #include <string.h>
 
+#include "elementwise.h"
+#include "references.h"
 #include "shapes.h"
 
-static const char *const ufunc_names[4] = {"add", "subtract", "multiply", "true_divide"};
-static PyObject *ufuncs[4] = {NULL, NULL, NULL, NULL};
-static PyObject *out_kwnames = NULL;
+typedef struct {
+    va_op op;
+    const va_op_info *info;
+    int nparams, nin;
+    double params[VA_MAX_PARAMS];
+    Operand in[VA_MAX_INPUTS];
+    va_dtype compute, result;
+} Call;
 
-static int load_ufuncs(void)
+static void call_clear(Call *c)
 {
-    if (ufuncs[0] != NULL) {
-        return 0;
+    for (int k = 0; k < c->nin; ++k) {
+        operand_clear(&c->in[k]);
     }
-    PyObject *numpy = PyImport_ImportModule("numpy");
-    if (numpy == NULL) {
-        return -1;
+}
+
+PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_weak *weak)
+{
+    static const char *const weak_names[] = {"", "bool (Python)", "int (Python)", "float (Python)"};
+    char types[256];
+    size_t used = 0;
+    types[0] = '\0';
+    for (int k = 0; k < nargs && used < sizeof(types); ++k) {
+        const char *name = weak[k] == VA_STRONG ? va_dtype_name(dtypes[k]) : weak_names[weak[k]];
+        used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s", k ? ", " : "", name);
     }
-    for (int i = 0; i < 4; ++i) {
-        ufuncs[i] = PyObject_GetAttrString(numpy, ufunc_names[i]);
-        if (ufuncs[i] == NULL) {
-            Py_DECREF(numpy);
+    const va_op_info *info = va_op_get(op);
+    PyErr_Format(PyExc_TypeError,
+                 "%s() has no loop for the input types (%s): the result would not be one of bool, "
+                 "int32, int64, float32, float64",
+                 info->name, types);
+    return NULL;
+}
+
+/* The operation's scalars and arrays classified, and its dtypes resolved. */
+static int call_init(Call *c, va_op op, PyObject *const *args)
+{
+    va_dtype dtypes[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    va_weak weak[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    memset(c, 0, sizeof(*c));
+    c->op = op;
+    c->info = va_op_get(op);
+    c->nparams = c->info->nparams;
+    for (int k = 0; k < c->nparams; ++k) {
+        Operand p;
+        if (operand_init(&p, args[k]) < 0) {
+            return -1;
+        }
+        int scalar = p.device == NULL && (p.host == NULL || PyArray_NDIM(p.host) == 0);
+        dtypes[k] = operand_natural_dtype(&p);
+        weak[k] = operand_weak(&p);
+        operand_clear(&p);
+        if (!scalar) {
+            PyErr_Format(PyExc_TypeError, "%s(): the parameter %d must be a scalar", c->info->name, k + 1);
+            return -1;
+        }
+        c->params[k] = PyFloat_AsDouble(args[k]);
+        if (c->params[k] == -1.0 && PyErr_Occurred()) {
             return -1;
         }
     }
-    Py_DECREF(numpy);
-    out_kwnames = Py_BuildValue("(s)", "out");
-    return out_kwnames == NULL ? -1 : 0;
+    for (int k = 0; k < c->info->nin; ++k) {
+        if (operand_init(&c->in[k], args[c->nparams + k]) < 0) {
+            call_clear(c);
+            return -1;
+        }
+        c->nin = k + 1;
+        dtypes[c->nparams + k] = operand_natural_dtype(&c->in[k]);
+        weak[c->nparams + k] = operand_weak(&c->in[k]);
+    }
+    if (va_op_dtypes(op, c->nparams + c->nin, dtypes, weak, &c->compute, &c->result) != VA_SUCCESS) {
+        raise_no_loop(op, c->nparams + c->nin, dtypes, weak);
+        call_clear(c);
+        return -1;
+    }
+    return 0;
 }
 
-static int check_out_cast(va_op op, va_dtype result, PyArray_Descr *out_descr)
+/* The dtype input k is read as when it is a Python scalar: where's condition
+ * stays bool, the rest take the compute dtype. */
+static va_dtype scalar_dtype(const Call *c, int k)
 {
-    PyArray_Descr *from = descr_from_va(result);
+    va_dtype fixed = c->info->fixed_input[k];
+    return fixed != VA_DTYPE_COUNT ? fixed : c->compute;
+}
+
+static int check_out_cast(const Call *c, PyArray_Descr *out_descr)
+{
+    PyArray_Descr *from = descr_from_va(c->result);
     if (from == NULL) {
         return -1;
     }
@@ -39,26 +103,59 @@ static int check_out_cast(va_op op, va_dtype result, PyArray_Descr *out_descr)
     if (!ok) {
         PyErr_Format(PyExc_TypeError,
                      "Cannot cast ufunc '%s' output from %R to %R with casting rule 'same_kind'",
-                     ufunc_names[op], (PyObject *)from, (PyObject *)out_descr);
+                     c->info->name, (PyObject *)from, (PyObject *)out_descr);
     }
     Py_DECREF(from);
     return ok ? 0 : -1;
 }
 
-/* ---- the CPU: NumPy's own loops, so values, dtypes and errors are NumPy's ---- */
-static PyObject *binary_cpu(va_op op, const Operand *a, const Operand *b, PyObject *out)
+/* ---- the CPU: NumPy's own functions, so values, dtypes and errors are NumPy's ---- */
+static PyObject *run_cpu(const Call *c, PyObject *const *args, PyObject *out)
 {
-    if (load_ufuncs() < 0) {
+    PyObject *argv[VA_MAX_PARAMS + VA_MAX_INPUTS + 1];
+    PyObject *fn = op_reference(c->op);
+    int takes_out = op_reference_takes_out(c->op);
+    PyObject *result = NULL, *kwnames = NULL;
+    int n = c->nparams + c->nin;
+    if (fn == NULL || takes_out < 0) {
         return NULL;
     }
-    PyObject *argv[3];
-    argv[0] = a->host != NULL ? (PyObject *)a->host : a->original;
-    argv[1] = b->host != NULL ? (PyObject *)b->host : b->original;
-    if (out == NULL) {
-        return PyObject_Vectorcall(ufuncs[op], argv, 2, NULL);
+    for (int k = 0; k < c->nparams; ++k) {
+        argv[k] = args[k];
     }
-    argv[2] = out;
-    return PyObject_Vectorcall(ufuncs[op], argv, 2, out_kwnames);
+    for (int k = 0; k < c->nin; ++k) {
+        argv[c->nparams + k] = c->in[k].host != NULL ? (PyObject *)c->in[k].host : c->in[k].original;
+    }
+    if (out == NULL) {
+        return PyObject_Vectorcall(fn, argv, (size_t)n, NULL);
+    }
+    if (takes_out) {
+        kwnames = Py_BuildValue("(s)", "out");
+        if (kwnames == NULL) {
+            return NULL;
+        }
+        argv[n] = out;
+        result = PyObject_Vectorcall(fn, argv, (size_t)n, kwnames);
+        Py_DECREF(kwnames);
+        return result;
+    }
+    /* A reference without out= (numpy.where): its result cast into out as NumPy's
+     * ufuncs would (same_kind). */
+    PyArray_Descr *out_descr = PyArray_DESCR((PyArrayObject *)out);
+    if (check_out_cast(c, out_descr) < 0) {
+        return NULL;
+    }
+    result = PyObject_Vectorcall(fn, argv, (size_t)n, NULL);
+    if (result == NULL) {
+        return NULL;
+    }
+    int rc = PyArray_CopyInto((PyArrayObject *)out, (PyArrayObject *)result);
+    Py_DECREF(result);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_INCREF(out);
+    return out;
 }
 
 /* ---- host data through the GPU ---- */
@@ -106,82 +203,101 @@ static PyArrayObject *compact_if_sparse(PyArrayObject *array)
     return copy;
 }
 
-/* Returns the result, or NULL with an exception; *status the library's status
- * (so that device="auto" can fall back to the CPU when the GPU can't be used). */
-static PyObject *binary_gpu_host(va_op op, const Operand *a, const Operand *b,
-                                 PyArrayObject *out, va_dtype dtype, va_status *status)
+/* The broadcast shape of the inputs and of out (which must hold it), ValueError
+ * as NumPy words it. */
+static int joint_shape(const Shape *shapes, int n, const Shape *out, Shape *shape)
 {
-    PyArrayObject *ha = NULL, *hb = NULL, *target = NULL;
-    PyObject *result = NULL;
-    Shape sa, sb, shape;
-    va_array va, vb, vt;
-    *status = VA_SUCCESS;
-
-    ha = operand_host_array(a, dtype);
-    hb = ha == NULL ? NULL : operand_host_array(b, dtype);
-    if (hb == NULL) {
-        goto fail;
-    }
-    if (shape_of_host(ha, &sa) < 0 || shape_of_host(hb, &sb) < 0 ||
-        shape_broadcast(&sa, &sb, &shape) < 0) {
-        goto fail;
+    *shape = shapes[0];
+    for (int k = 1; k < n; ++k) {
+        Shape next;
+        if (shape_broadcast(shape, &shapes[k], &next) < 0) {
+            return -1;
+        }
+        *shape = next;
     }
     if (out != NULL) {
-        Shape so, joint;
-        if (shape_of_host(out, &so) < 0 || shape_broadcast(&shape, &so, &joint) < 0) {
-            goto fail;
+        Shape joint;
+        if (shape_broadcast(shape, out, &joint) < 0) {
+            return -1;
         }
-        if (!shape_equal(&joint, &so)) {
+        if (!shape_equal(&joint, out)) {
             PyErr_SetString(PyExc_ValueError, "non-broadcastable output operand");
-            goto fail;
+            return -1;
         }
-        shape = so;
-        if (check_out_cast(op, dtype, PyArray_DESCR(out)) < 0 ||
-            PyArray_FailUnlessWriteable(out, "output array") < 0) {
+        *shape = *out;
+    }
+    return 0;
+}
+
+/* Returns the result, or NULL with an exception; *status the library's status
+ * (so that device="auto" can fall back to the CPU when the GPU can't be used). */
+static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *status)
+{
+    PyArrayObject *host[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
+    PyArrayObject *target = NULL;
+    PyObject *result = NULL;
+    Shape shapes[VA_MAX_INPUTS], shape, so;
+    va_array views[VA_MAX_INPUTS], vt;
+    int k;
+    *status = VA_SUCCESS;
+
+    for (k = 0; k < c->nin; ++k) {
+        host[k] = operand_host_array(&c->in[k], scalar_dtype(c, k));
+        if (host[k] == NULL || shape_of_host(host[k], &shapes[k]) < 0) {
             goto fail;
         }
     }
+    if (out != NULL && shape_of_host(out, &so) < 0) {
+        goto fail;
+    }
+    if (joint_shape(shapes, c->nin, out != NULL ? &so : NULL, &shape) < 0) {
+        goto fail;
+    }
+    if (out != NULL && (check_out_cast(c, PyArray_DESCR(out)) < 0 ||
+                        PyArray_FailUnlessWriteable(out, "output array") < 0)) {
+        goto fail;
+    }
     /* Arguments are checked; only now does the want of a GPU matter. */
-    if (require_cuda(ufunc_names[op]) < 0) {
+    if (require_cuda(c->info->name) < 0) {
         goto fail;
     }
     /* The GPU reads inputs and writes results chunk by chunk: an out that shares
      * memory with an input gets the result through a temporary. */
-    if (out != NULL && usable_directly(out, dtype) && !host_ranges_overlap(out, ha) &&
-        !host_ranges_overlap(out, hb)) {
-        Py_INCREF(out);
-        target = out;
+    if (out != NULL && usable_directly(out, c->result)) {
+        int overlap = 0;
+        for (k = 0; k < c->nin; ++k) {
+            overlap |= host_ranges_overlap(out, host[k]);
+        }
+        if (!overlap) {
+            Py_INCREF(out);
+            target = out;
+        }
     }
-    else {
-        target = pinned_array_empty(shape.ndim, shape.dims, dtype);
+    if (target == NULL) {
+        target = pinned_array_empty(shape.ndim, shape.dims, c->result);
         if (target == NULL) {
             goto fail;
         }
     }
-    ha = compact_if_sparse(ha);
-    hb = ha == NULL ? hb : compact_if_sparse(hb);
-    if (ha == NULL || hb == NULL) {
-        goto fail;
+    for (k = 0; k < c->nin; ++k) {
+        host[k] = compact_if_sparse(host[k]);
+        if (host[k] == NULL) {
+            goto fail;
+        }
+        va_dtype dk;
+        va_dtype_from_descr(PyArray_DESCR(host[k]), &dk);
+        view_of_host(&views[k], host[k], dk, &shape);
     }
-    {
-        va_dtype da, db;
-        va_dtype_from_descr(PyArray_DESCR(ha), &da);
-        va_dtype_from_descr(PyArray_DESCR(hb), &db);
-        view_of_host(&va, ha, da, &shape);
-        view_of_host(&vb, hb, db, &shape);
-        view_of_host(&vt, target, dtype, &shape);
-    }
+    view_of_host(&vt, target, c->result, &shape);
     Py_BEGIN_ALLOW_THREADS
-    *status = va_binary_host(0, op, &va, &vb, &vt);
+    *status = va_elementwise_host(0, c->op, c->nin, views, c->params, &vt);
     Py_END_ALLOW_THREADS
     if (*status != VA_SUCCESS) {
         raise_status(*status);
         goto fail;
     }
-    if (out != NULL && target != out) {
-        if (PyArray_CopyInto(out, target) < 0) {
-            goto fail;
-        }
+    if (out != NULL && target != out && PyArray_CopyInto(out, target) < 0) {
+        goto fail;
     }
     if (out != NULL) {
         Py_INCREF(out);
@@ -192,40 +308,33 @@ static PyObject *binary_gpu_host(va_op op, const Operand *a, const Operand *b,
         result = PyArray_Return(target);
     }
 fail:
-    Py_XDECREF(ha);
-    Py_XDECREF(hb);
+    for (k = 0; k < VA_MAX_INPUTS; ++k) {
+        Py_XDECREF(host[k]);
+    }
     Py_XDECREF(target);
     return result;
 }
 
 /* ---- data on the GPU ---- */
-static int ranges_overlap(const DeviceArrayObject *x, const DeviceArrayObject *y)
+static void device_extent(const DeviceArrayObject *x, const char **lo, const char **hi)
 {
-    va_array vx, vy;
-    Shape sx, sy;
-    shape_of_device(x, &sx);
-    shape_of_device(y, &sy);
-    view_of_device(&vx, x, &sx);
-    view_of_device(&vy, y, &sy);
-    int64_t lo_x = 0, hi_x = (int64_t)va_dtype_size(x->dtype), lo_y = 0,
-            hi_y = (int64_t)va_dtype_size(y->dtype);
-    for (int d = 0; d < vx.ndim; ++d) {
-        int64_t span = (vx.shape[d] - 1) * vx.strides[d];
-        if (span < 0) lo_x += span; else hi_x += span;
+    int64_t low = 0, high = (int64_t)va_dtype_size(x->dtype);
+    for (int d = 0; d < x->ndim; ++d) {
+        int64_t span = (x->shape[d] - 1) * x->strides[d];
+        if (span < 0) low += span; else high += span;
     }
-    for (int d = 0; d < vy.ndim; ++d) {
-        int64_t span = (vy.shape[d] - 1) * vy.strides[d];
-        if (span < 0) lo_y += span; else hi_y += span;
-    }
-    const char *bx = (const char *)x->data, *by = (const char *)y->data;
-    return bx + lo_x < by + hi_y && by + lo_y < bx + hi_x;
+    *lo = (const char *)x->data + low;
+    *hi = (const char *)x->data + high;
 }
 
 /* Writing into `out` while reading `in` is safe when they are the same view
  * (each element is read before it is written, by the same thread) or disjoint. */
 static int safe_in_place(const DeviceArrayObject *out, const DeviceArrayObject *in)
 {
-    if (!ranges_overlap(out, in)) {
+    const char *lo_o, *hi_o, *lo_i, *hi_i;
+    device_extent(out, &lo_o, &hi_o);
+    device_extent(in, &lo_i, &hi_i);
+    if (!(lo_o < hi_i && lo_i < hi_o)) {
         return 1;
     }
     if (out->data != in->data || out->ndim != in->ndim || out->dtype != in->dtype) {
@@ -239,65 +348,72 @@ static int safe_in_place(const DeviceArrayObject *out, const DeviceArrayObject *
     return 1;
 }
 
-static PyObject *binary_gpu_device(va_op op, const Operand *a, const Operand *b,
-                                   PyObject *out_obj, DeviceArrayObject *out, va_dtype dtype)
+static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObject *out)
 {
-    DeviceArrayObject *da = NULL, *db = NULL, *target = NULL;
+    DeviceArrayObject *dev[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
+    DeviceArrayObject *target = NULL;
     PyObject *result = NULL;
-    Shape sa, sb, shape;
-    va_array va, vb, vt;
+    Shape shapes[VA_MAX_INPUTS], shape, so;
+    va_array views[VA_MAX_INPUTS], vt;
     va_status st;
-    int device = a->device != NULL ? a->device->device
-                 : b->device != NULL ? b->device->device
-                                     : out->device;
-    if ((a->device != NULL && a->device->device != device) ||
-        (b->device != NULL && b->device->device != device) ||
-        (out != NULL && out->device != device)) {
+    int k, device = -1;
+    for (k = 0; k < c->nin && device < 0; ++k) {
+        if (c->in[k].device != NULL) {
+            device = c->in[k].device->device;
+        }
+    }
+    if (device < 0) {
+        device = out->device;
+    }
+    for (k = 0; k < c->nin; ++k) {
+        if (c->in[k].device != NULL && c->in[k].device->device != device) {
+            break;
+        }
+    }
+    if (k < c->nin || (out != NULL && out->device != device)) {
         PyErr_SetString(PyExc_ValueError, "arrays on different GPUs: copy them to one device first");
         return NULL;
     }
-    da = operand_device_array(a, dtype, device);
-    db = da == NULL ? NULL : operand_device_array(b, dtype, device);
-    if (db == NULL) {
-        goto fail;
+    for (k = 0; k < c->nin; ++k) {
+        dev[k] = operand_device_array(&c->in[k], scalar_dtype(c, k), device);
+        if (dev[k] == NULL) {
+            goto fail;
+        }
+        shape_of_device(dev[k], &shapes[k]);
     }
-    shape_of_device(da, &sa);
-    shape_of_device(db, &sb);
-    if (shape_broadcast(&sa, &sb, &shape) < 0) {
+    if (out != NULL) {
+        shape_of_device(out, &so);
+    }
+    if (joint_shape(shapes, c->nin, out != NULL ? &so : NULL, &shape) < 0) {
         goto fail;
     }
     if (out != NULL) {
-        Shape so, joint;
-        shape_of_device(out, &so);
-        if (shape_broadcast(&shape, &so, &joint) < 0) {
-            goto fail;
-        }
-        if (!shape_equal(&joint, &so)) {
-            PyErr_SetString(PyExc_ValueError, "non-broadcastable output operand");
-            goto fail;
-        }
-        shape = so;
         PyArray_Descr *od = descr_from_va(out->dtype);
-        int cast_ok = od != NULL && check_out_cast(op, dtype, od) == 0;
+        int cast_ok = od != NULL && check_out_cast(c, od) == 0;
         Py_XDECREF(od);
         if (!cast_ok) {
             goto fail;
         }
-        if (out->dtype == dtype && safe_in_place(out, da) && safe_in_place(out, db)) {
+        int safe = out->dtype == c->result;
+        for (k = 0; k < c->nin && safe; ++k) {
+            safe = safe_in_place(out, dev[k]);
+        }
+        if (safe) {
             Py_INCREF(out);
             target = out;
         }
     }
     if (target == NULL) {
-        target = devicearray_empty(device, dtype, shape.ndim, shape.dims, 0);
+        target = devicearray_empty(device, c->result, shape.ndim, shape.dims, 0);
         if (target == NULL) {
             goto fail;
         }
     }
-    view_of_device(&va, da, &shape);
-    view_of_device(&vb, db, &shape);
+    for (k = 0; k < c->nin; ++k) {
+        view_of_device(&views[k], dev[k], &shape);
+    }
     view_of_device(&vt, target, &shape);
-    st = va_binary(device, op, &va, &vb, &vt);
+    st = va_elementwise(device, c->op, c->nin, views, c->params, &vt);
     if (st != VA_SUCCESS) {
         raise_status(st);
         goto fail;
@@ -323,8 +439,9 @@ static PyObject *binary_gpu_device(va_op op, const Operand *a, const Operand *b,
         result = (PyObject *)target;
     }
 fail:
-    Py_XDECREF(da);
-    Py_XDECREF(db);
+    for (k = 0; k < VA_MAX_INPUTS; ++k) {
+        Py_XDECREF(dev[k]);
+    }
     Py_XDECREF(target);
     return result;
 }
@@ -346,18 +463,39 @@ static PyObject *device_result_to_host_out(PyObject *device_result, PyArrayObjec
     return (PyObject *)out;
 }
 
-PyObject *binary_objects(va_op op, PyObject *a_obj, PyObject *b_obj, PyObject *out_obj, Where where)
+/* Elements of the largest input: what device="auto" weighs. */
+static int64_t largest_input(const Call *c)
 {
-    Operand a, b;
+    int64_t n = 1;
+    for (int k = 0; k < c->nin; ++k) {
+        if (c->in[k].host != NULL && (int64_t)PyArray_SIZE(c->in[k].host) > n) {
+            n = (int64_t)PyArray_SIZE(c->in[k].host);
+        }
+    }
+    return n;
+}
+
+/* Whether the GPU can take these host inputs (NumPy allows more dimensions). */
+static int fits_gpu(const Call *c)
+{
+    for (int k = 0; k < c->nin; ++k) {
+        if (c->in[k].host != NULL && PyArray_NDIM(c->in[k].host) > VA_MAX_NDIM) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj, Where where)
+{
+    Call c;
     PyObject *result = NULL, *imported = NULL;
     PyArrayObject *host_out = NULL;
     DeviceArrayObject *device_out = NULL;
-    va_dtype dtype;
-    memset(&a, 0, sizeof(a));
-    memset(&b, 0, sizeof(b));
+    int on_device = 0;
 
-    if (operand_init(&a, a_obj) < 0 || operand_init(&b, b_obj) < 0) {
-        goto done;
+    if (call_init(&c, op, args) < 0) {
+        return NULL;
     }
     if (out_obj == Py_None) {
         out_obj = NULL;
@@ -388,15 +526,17 @@ PyObject *binary_objects(va_op op, PyObject *a_obj, PyObject *b_obj, PyObject *o
             device_out = (DeviceArrayObject *)imported;
         }
     }
-    dtype = operand_result_dtype(op, &a, &b);
-
-    if (a.device != NULL || b.device != NULL || device_out != NULL) {
+    on_device = device_out != NULL;
+    for (int k = 0; k < c.nin; ++k) {
+        on_device |= c.in[k].device != NULL;
+    }
+    if (on_device) {
         if (where == WHERE_CPU) {
             PyErr_SetString(PyExc_ValueError,
                             "device='cpu' was asked for, but an array is on the GPU");
             goto done;
         }
-        result = binary_gpu_device(op, &a, &b, out_obj, device_out, dtype);
+        result = run_gpu_device(&c, out_obj, device_out);
         if (result != NULL && host_out != NULL) {
             result = device_result_to_host_out(result, host_out);
         }
@@ -405,46 +545,27 @@ PyObject *binary_objects(va_op op, PyObject *a_obj, PyObject *b_obj, PyObject *o
     if (where == WHERE_AUTO) {
         /* The GPU only where it wins, data transfers included; never an error for
          * the want of one. */
-        int64_t na = a.host != NULL ? (int64_t)PyArray_SIZE(a.host) : 1;
-        int64_t nb = b.host != NULL ? (int64_t)PyArray_SIZE(b.host) : 1;
-        int64_t n = na > nb ? na : nb;
-        if (n >= auto_threshold("binary") && va_cuda_available() == VA_SUCCESS) {
+        if (largest_input(&c) >= auto_threshold("binary") && fits_gpu(&c) &&
+            va_cuda_available() == VA_SUCCESS) {
             va_status st;
-            result = binary_gpu_host(op, &a, &b, host_out, dtype, &st);
-            if (result == NULL &&
-                (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
+            result = run_gpu_host(&c, host_out, &st);
+            if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
                 PyErr_Clear();
-                result = binary_cpu(op, &a, &b, out_obj);
+                result = run_cpu(&c, args, out_obj);
             }
             goto done;
         }
         where = WHERE_CPU;
     }
     if (where == WHERE_CPU) {
-        result = binary_cpu(op, &a, &b, out_obj);
+        result = run_cpu(&c, args, out_obj);
     }
     else {
         va_status st;
-        result = binary_gpu_host(op, &a, &b, host_out, dtype, &st);
+        result = run_gpu_host(&c, host_out, &st);
     }
 done:
-    operand_clear(&a);
-    operand_clear(&b);
+    call_clear(&c);
     Py_XDECREF(imported);
     return result;
-}
-
-PyObject *elementwise_call(va_op op, Where forced, int has_forced, const char *fname,
-                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"a", "b", "out", "device"};
-    PyObject *values[4];
-    Where where = forced;
-    if (parse_arguments(fname, args, nargs, kwnames, names, has_forced ? 3 : 4, 2, 3, values) < 0) {
-        return NULL;
-    }
-    if (!has_forced && parse_where(values[3], &where) < 0) {
-        return NULL;
-    }
-    return binary_objects(op, values[0], values[1], values[2], where);
 }

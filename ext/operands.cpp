@@ -1,5 +1,5 @@
-/* Array arguments: what an object is (host array, Python scalar, GPU array),
- * its dtype, and NumPy's promotion between two of them. */
+/* Array arguments: what an object is (host array, Python scalar, GPU array)
+ * and its dtype; promotion itself is the library's (va_op_dtypes). */
 #include <string.h>
 
 #include "common.h"
@@ -42,8 +42,12 @@ int operand_init(Operand *op, PyObject *obj)
         op->dtype = op->device->dtype;
         return 0;
     }
-    if (PyBool_Check(obj) || PyComplex_Check(obj)) {
+    if (PyComplex_Check(obj)) {
         return unsupported(obj);
+    }
+    if (PyBool_Check(obj)) {
+        op->kind = KIND_WEAK_BOOL;
+        return 0;
     }
     if (PyArray_IsScalar(obj, Generic)) {
         /* NumPy scalars keep their dtype (np.float32(1) is not a weak scalar). */
@@ -74,7 +78,7 @@ int operand_init(Operand *op, PyObject *obj)
     Py_DECREF(imported);
     if (obj == Py_None || PyUnicode_Check(obj) || PyBytes_Check(obj)) {
         PyErr_Format(PyExc_TypeError,
-                     "expected an array of int32, int64, float32 or float64, got %.100s",
+                     "expected an array of bool, int32, int64, float32 or float64, got %.100s",
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -91,31 +95,26 @@ void operand_clear(Operand *op)
     Py_CLEAR(op->device);
 }
 
-static int is_float(va_dtype d) { return d == VA_FLOAT32 || d == VA_FLOAT64; }
-
-va_dtype operand_result_dtype(va_op op, const Operand *a, const Operand *b)
+va_weak operand_weak(const Operand *op)
 {
-    va_dtype result;
-    if (a->kind != KIND_ARRAY && b->kind != KIND_ARRAY) {
-        result = (a->kind == KIND_WEAK_INT && b->kind == KIND_WEAK_INT) ? VA_INT64 : VA_FLOAT64;
+    switch (op->kind) {
+        case KIND_ARRAY: return VA_STRONG;
+        case KIND_WEAK_BOOL: return VA_WEAK_BOOL;
+        case KIND_WEAK_INT: return VA_WEAK_INT;
+        case KIND_WEAK_FLOAT: return VA_WEAK_FLOAT;
     }
-    else if (a->kind != KIND_ARRAY || b->kind != KIND_ARRAY) {
-        /* NEP 50: a Python scalar takes the array's dtype, unless it is a float
-         * meeting an integer array, which gives the default float. */
-        const Operand *strong = a->kind == KIND_ARRAY ? a : b;
-        const Operand *weak = a->kind == KIND_ARRAY ? b : a;
-        result = strong->dtype;
-        if (weak->kind == KIND_WEAK_FLOAT && !is_float(strong->dtype)) {
-            result = VA_FLOAT64;
-        }
+    return VA_STRONG;
+}
+
+va_dtype operand_natural_dtype(const Operand *op)
+{
+    switch (op->kind) {
+        case KIND_ARRAY: return op->dtype;
+        case KIND_WEAK_BOOL: return VA_BOOL;
+        case KIND_WEAK_INT: return VA_INT64;
+        case KIND_WEAK_FLOAT: return VA_FLOAT64;
     }
-    else {
-        va_result_dtype(VA_ADD, a->dtype, b->dtype, &result);
-    }
-    if (op == VA_DIVIDE && !is_float(result)) {
-        result = VA_FLOAT64;
-    }
-    return result;
+    return op->dtype;
 }
 
 PyArrayObject *operand_host_array(const Operand *op, va_dtype dtype)

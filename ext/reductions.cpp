@@ -1,14 +1,23 @@
-/* sum and trace: NumPy on the CPU, the GPU for device arrays (and for large host
- * arrays when it wins); the result is a NumPy scalar either way. */
+/* Reductions over all elements, for any reduction of the op table, and trace:
+ * NumPy's own functions on the CPU, the GPU for device arrays (and for large
+ * host arrays when it wins); the result is a NumPy scalar either way. */
 #include <string.h>
 
+#include "elementwise.h"
+#include "reductions.h"
+#include "references.h"
 #include "shapes.h"
 
-/* The NumPy scalar for a va_sum result of an array of `dtype`. */
-static PyObject *sum_scalar(va_dtype dtype, const void *value)
+typedef union {
+    int64_t i;
+    double d;
+    float f;
+    unsigned char b;
+} Value;
+
+static PyObject *scalar_of(va_dtype dtype, const Value *value)
 {
-    va_dtype result = (dtype == VA_INT32 || dtype == VA_INT64) ? VA_INT64 : dtype;
-    PyArray_Descr *descr = descr_from_va(result);
+    PyArray_Descr *descr = descr_from_va(dtype);
     if (descr == NULL) {
         return NULL;
     }
@@ -17,95 +26,139 @@ static PyObject *sum_scalar(va_dtype dtype, const void *value)
     return scalar;
 }
 
-static PyObject *sum_device(DeviceArrayObject *array)
+static int result_dtype(va_op op, va_dtype in, va_dtype *result)
 {
-    va_array view;
-    devicearray_describe(array, &view);
-    union { int64_t i; double d; float f; } value;
+    va_dtype compute;
+    if (va_op_dtypes(op, 1, &in, NULL, &compute, result) != VA_SUCCESS) {
+        va_weak strong = VA_STRONG;
+        raise_no_loop(op, 1, &in, &strong);
+        return -1;
+    }
+    return 0;
+}
+
+/* NumPy's words for a reduction with no identity over nothing. */
+static int check_not_empty(va_op op, int64_t n)
+{
+    const va_op_info *info = va_op_get(op);
+    if (n == 0 && !info->has_identity) {
+        PyErr_Format(PyExc_ValueError,
+                     "zero-size array to reduction operation %s which has no identity", info->name);
+        return -1;
+    }
+    return 0;
+}
+
+static int64_t device_count_of(const DeviceArrayObject *a)
+{
+    int64_t n = 1;
+    for (int d = 0; d < a->ndim; ++d) {
+        n *= a->shape[d];
+    }
+    return n;
+}
+
+static PyObject *reduce_device(va_op op, DeviceArrayObject *array, const va_array *view, va_dtype result)
+{
+    Value value;
     va_status st;
+    memset(&value, 0, sizeof(value));
     Py_BEGIN_ALLOW_THREADS
-    st = va_sum(array->device, &view, &value);
+    st = va_reduce(array->device, op, view, &value);
     Py_END_ALLOW_THREADS
     if (st != VA_SUCCESS) {
         return raise_status(st);
     }
-    return sum_scalar(array->dtype, &value);
+    return scalar_of(result, &value);
 }
 
-/* A host array summed by the GPU; *status for the caller's fallback. */
-static PyObject *sum_gpu_host(PyArrayObject *array, va_dtype dtype, va_status *status)
+/* A host array reduced by the GPU; *status for the caller's fallback. */
+static PyObject *reduce_gpu_host(va_op op, PyArrayObject *array, va_dtype dtype, va_dtype result,
+                                 va_status *status)
 {
     Shape shape;
     va_array view;
-    union { int64_t i; double d; float f; } value;
+    Value value;
+    memset(&value, 0, sizeof(value));
+    *status = VA_SUCCESS;
     if (shape_of_host(array, &shape) < 0) {
-        *status = VA_SUCCESS;
         return NULL;
     }
     view_of_host(&view, array, dtype, &shape);
     Py_BEGIN_ALLOW_THREADS
-    *status = va_sum_host(0, &view, &value);
+    *status = va_reduce_host(0, op, &view, &value);
     Py_END_ALLOW_THREADS
     if (*status != VA_SUCCESS) {
         return raise_status(*status);
     }
-    return sum_scalar(dtype, &value);
+    return scalar_of(result, &value);
 }
 
-static PyObject *sum_cpu(PyArrayObject *array)
+/* NumPy's own function on the array as the caller gave it (any layout, byte
+ * order): its result bit for bit. */
+static PyObject *reduce_cpu(va_op op, PyObject *array)
 {
-    return PyArray_Sum(array, NPY_RAVEL_AXIS, NPY_NOTYPE, NULL);
+    PyObject *fn = op_reference(op);
+    if (fn == NULL) {
+        return NULL;
+    }
+    return PyObject_CallOneArg(fn, array);
 }
 
-PyObject *mm_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
 {
-    static const char *const names[] = {"a", "device"};
-    PyObject *values[2];
     PyObject *result = NULL;
     PyArrayObject *host = NULL;
-    Where where;
     Operand a;
-    (void)module;
+    va_dtype dtype, out_dtype;
     memset(&a, 0, sizeof(a));
-    if (parse_arguments("sum", args, nargs, kwnames, names, 2, 1, 1, values) < 0 ||
-        parse_where(values[1], &where) < 0 || operand_init(&a, values[0]) < 0) {
+    if (operand_init(&a, a_obj) < 0) {
+        goto done;
+    }
+    dtype = operand_natural_dtype(&a);
+    if (result_dtype(op, dtype, &out_dtype) < 0) {
         goto done;
     }
     if (a.device != NULL) {
+        va_array view;
         if (where == WHERE_CPU) {
             PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
             goto done;
         }
-        result = sum_device(a.device);
+        if (check_not_empty(op, device_count_of(a.device)) < 0) {
+            goto done;
+        }
+        devicearray_describe(a.device, &view);
+        result = reduce_device(op, a.device, &view, out_dtype);
         goto done;
     }
-    host = operand_host_array(&a, a.kind == KIND_WEAK_INT ? VA_INT64 : VA_FLOAT64);
+    host = operand_host_array(&a, dtype);
     if (host == NULL) {
         goto done;
     }
-    {
-        va_dtype dtype;
-        va_dtype_from_descr(PyArray_DESCR(host), &dtype);
-        if (where == WHERE_AUTO) {
-            if ((int64_t)PyArray_SIZE(host) >= auto_threshold("sum") &&
-                va_cuda_available() == VA_SUCCESS) {
-                va_status st;
-                result = sum_gpu_host(host, dtype, &st);
-                if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
-                    PyErr_Clear();
-                    result = sum_cpu(host);
-                }
+    if (where == WHERE_AUTO) {
+        if ((int64_t)PyArray_SIZE(host) >= auto_threshold("sum") && PyArray_NDIM(host) <= VA_MAX_NDIM &&
+            va_cuda_available() == VA_SUCCESS) {
+            va_status st;
+            if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) < 0) {
                 goto done;
             }
-            where = WHERE_CPU;
+            result = reduce_gpu_host(op, host, dtype, out_dtype, &st);
+            if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
+                PyErr_Clear();
+                result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : a_obj);
+            }
+            goto done;
         }
-        if (where == WHERE_CPU) {
-            result = sum_cpu(host);
-        }
-        else if (require_cuda("sum") == 0) {
-            va_status st;
-            result = sum_gpu_host(host, dtype, &st);
-        }
+        where = WHERE_CPU;
+    }
+    if (where == WHERE_CPU) {
+        result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : a_obj);
+    }
+    else if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) == 0 &&
+             require_cuda(va_op_get(op)->name) == 0) {
+        va_status st;
+        result = reduce_gpu_host(op, host, dtype, out_dtype, &st);
     }
 done:
     Py_XDECREF(host);
@@ -116,14 +169,20 @@ done:
 PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"a", "device"};
+    static va_op sum = -1;
     PyObject *values[2];
     PyObject *result = NULL;
     PyArrayObject *host = NULL, *diagonal = NULL;
     Where where;
     Operand a;
     int ndim;
+    va_dtype out_dtype;
     (void)module;
     memset(&a, 0, sizeof(a));
+    if (sum < 0 && va_op_find("sum", &sum) != VA_SUCCESS) {
+        PyErr_SetString(PyExc_SystemError, "the op table has no sum");
+        return NULL;
+    }
     if (parse_arguments("trace", args, nargs, kwnames, names, 2, 1, 1, values) < 0 ||
         parse_where(values[1], &where) < 0 || operand_init(&a, values[0]) < 0) {
         goto done;
@@ -133,19 +192,24 @@ PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
         PyErr_Format(PyExc_ValueError, "trace needs a 2-d array, got %d dimension(s)", ndim);
         goto done;
     }
+    if (result_dtype(sum, a.dtype, &out_dtype) < 0) {
+        goto done;
+    }
     if (a.device != NULL) {
+        va_array view, diag;
         if (where == WHERE_CPU) {
             PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
             goto done;
         }
-        va_array view;
-        union { int64_t i; double d; float f; } value;
-        va_status st;
         devicearray_describe(a.device, &view);
-        Py_BEGIN_ALLOW_THREADS
-        st = va_trace(a.device->device, &view, &value);
-        Py_END_ALLOW_THREADS
-        result = st == VA_SUCCESS ? sum_scalar(a.dtype, &value) : raise_status(st);
+        /* The main diagonal as a 1-d strided view, summed. */
+        memset(&diag, 0, sizeof(diag));
+        diag.data = view.data;
+        diag.dtype = view.dtype;
+        diag.ndim = 1;
+        diag.shape[0] = view.shape[0] < view.shape[1] ? view.shape[0] : view.shape[1];
+        diag.strides[0] = view.strides[0] + view.strides[1];
+        result = reduce_device(sum, a.device, &diag, out_dtype);
         goto done;
     }
     /* Host data: only the diagonal matters, so the CPU wins unless the GPU is
@@ -167,7 +231,7 @@ PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
     }
     {
         va_status st;
-        result = sum_gpu_host(diagonal, a.dtype, &st);
+        result = reduce_gpu_host(sum, diagonal, a.dtype, out_dtype, &st);
     }
 done:
     Py_XDECREF(diagonal);

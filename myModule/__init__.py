@@ -3,23 +3,20 @@
 Host (NumPy) inputs run on the CPU or the GPU (``device="auto" | "cpu" | "cuda"``);
 inputs already on a GPU (DeviceArray, CuPy, PyTorch, Numba, PyCUDA, anything with
 ``__cuda_array_interface__`` or ``__dlpack__``) run on the GPU that holds them.
-See docs/SPEC.md for the contract.
+Every operation of the op table (ops/ and user_ops/, one file each) is a function
+here; ``ops`` lists their declarations.
 """
 from ._errors import CudaError, CudaFatalError, CudaUnavailableError, OutOfMemoryError
+from . import _core
 from ._core import (
     DeviceArray,
-    add,
     asarray,
     cuda_available,
     device_count,
     device_info,
-    divide,
     fib,
     from_dlpack,
     helloworld,
-    multiply,
-    subtract,
-    sum,
     synchronize,
     to_device,
     trace,
@@ -32,9 +29,15 @@ from ._config import show_config
 
 __version__ = "0.1.0"
 
-__all__ = [
+#: The op table: one dict per declared operation (name, kind, nin, nparams,
+#: args, reference, pyop, doc, domain, ulp, has_identity, results, fixed_inputs).
+ops = _core._op_table
+
+globals().update({_op["name"]: getattr(_core, _op["name"]) for _op in ops})
+
+__all__ = sorted([
     "CudaError", "CudaFatalError", "CudaUnavailableError", "DeviceArray", "OutOfMemoryError",
-    "__version__", "add", "asarray", "cuda_available", "device_count", "device_info", "divide",
-    "fib", "from_dlpack", "helloworld", "multiply", "show_config", "subtract", "sum",
+    "__version__", "asarray", "cuda_available", "device_count", "device_info",
+    "fib", "from_dlpack", "helloworld", "ops", "show_config",
     "synchronize", "to_device", "trace", "vector_add", "vector_add_cpu", "vector_add_cuda",
-]
+] + [_op["name"] for _op in ops])

@@ -71,8 +71,8 @@ def host_arrays():
         "out_u8": np.empty(64, np.uint8),
         "out_short": np.empty(3),
         "short": np.ones(3),
-        "boolean": np.ones(64, bool),
-        "m_bool": np.ones((4, 4), bool),
+        "int8": np.ones(64, np.int8),
+        "m_int8": np.ones((4, 4), np.int8),
         "f16": np.ones(64, np.float16),
         "scalar": 2.5,
         "big_int": 2**40,
@@ -127,7 +127,7 @@ HOST_CASES = [
     ("sum-int", lambda A, dev: myModule.sum(A["i32"], device=dev), None),
     ("trace", lambda A, dev: myModule.trace(A["m"], device=dev), None),
     ("trace-int", lambda A, dev: myModule.trace(A["i64"], device=dev), None),
-    ("add-bool", lambda A, dev: myModule.add(A["boolean"], A["a"], device=dev), TypeError),
+    ("add-int8", lambda A, dev: myModule.add(A["int8"], A["a"], device=dev), TypeError),
     ("add-float16", lambda A, dev: myModule.add(A["a"], A["f16"], device=dev), TypeError),
     ("add-shapes", lambda A, dev: myModule.add(A["a"], A["short"], device=dev), ValueError),
     ("add-out-shape", lambda A, dev: myModule.add(A["a"], A["b"], out=A["out_short"], device=dev), ValueError),
@@ -136,9 +136,9 @@ HOST_CASES = [
     ("add-overflow", lambda A, dev: myModule.add(A["i32"], A["big_int"], device=dev), OverflowError),
     ("add-str", lambda A, dev: myModule.add(A["a"], "x", device=dev), TypeError),
     ("add-bad-device", lambda A, dev: myModule.add(A["a"], A["b"], device="tpu"), ValueError),
-    ("sum-bool", lambda A, dev: myModule.sum(A["boolean"], device=dev), TypeError),
+    ("sum-int8", lambda A, dev: myModule.sum(A["int8"], device=dev), TypeError),
     ("trace-1d", lambda A, dev: myModule.trace(A["a"], device=dev), ValueError),
-    ("trace-bool", lambda A, dev: myModule.trace(A["m_bool"], device=dev), TypeError),
+    ("trace-int8", lambda A, dev: myModule.trace(A["m_int8"], device=dev), TypeError),
 ]
 HOST_IDS = [c[0] for c in HOST_CASES]
 DEVICES = ["cpu", pytest.param("cuda", marks=gpu, id="cuda")]
@@ -191,10 +191,10 @@ DEVICE_CASES = [
     ("shapes", lambda A, D: D["d"] + D["dshort"], ValueError),
     ("out-cast", lambda A, D: myModule.add(D["d"], D["e"], out=D["dout_i32"]), TypeError),
     ("device-cpu", lambda A, D: myModule.add(D["d"], D["e"], device="cpu"), ValueError),
-    ("bool-host", lambda A, D: myModule.add(D["d"], A["boolean"]), TypeError),
+    ("int8-host", lambda A, D: myModule.add(D["d"], A["int8"]), TypeError),
     ("sum-cpu", lambda A, D: myModule.sum(D["d"], device="cpu"), ValueError),
     ("trace-1d", lambda A, D: myModule.trace(D["d"]), ValueError),
-    ("to_device-bool", lambda A, D: myModule.to_device(A["boolean"]), TypeError),
+    ("to_device-int8", lambda A, D: myModule.to_device(A["int8"]), TypeError),
     ("to_device-float16", lambda A, D: myModule.to_device(A["f16"]), TypeError),
 ]
 
@@ -277,7 +277,7 @@ def test_rss_and_gpu_memory_flat_device_arrays():
         lambda: d * 2.0,
         lambda: di / 3,
         raising(lambda: d + D["dshort"], ValueError),
-        raising(lambda: myModule.add(d, A["boolean"]), TypeError),
+        raising(lambda: myModule.add(d, A["int8"]), TypeError),
     ]
     settle()
     start = dict(myModule._memory_stats())

@@ -18,18 +18,14 @@ struct TypeTag {
 template <typename Fn>
 va_status dispatch_dtype(va_dtype dtype, Fn &&fn) {
     switch (dtype) {
+        case VA_BOOL: return fn(TypeTag<bool>{});
         case VA_INT32: return fn(TypeTag<int32_t>{});
         case VA_INT64: return fn(TypeTag<int64_t>{});
         case VA_FLOAT32: return fn(TypeTag<float>{});
         case VA_FLOAT64: return fn(TypeTag<double>{});
-        default: break;
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;
 }
-
-// The accumulator of a sum: int64 for integers, double for floats (float32 too,
-// so a float32 sum lands within one rounding of the exact result).
-template <typename T>
-using SumAcc = typename std::conditional<std::is_integral<T>::value, int64_t, double>::type;
 
 }  // namespace va

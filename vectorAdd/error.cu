@@ -130,7 +130,7 @@ const char *va_status_string(va_status status) {
         case VA_SUCCESS: return "success";
         case VA_ERROR_INVALID_VALUE: return "invalid argument";
         case VA_ERROR_UNSUPPORTED_DTYPE:
-            return "unsupported dtype (supported: int32, int64, float32, float64)";
+            return "unsupported dtype (supported: bool, int32, int64, float32, float64, where the operation has a loop)";
         case VA_ERROR_NO_DEVICE: return "no usable CUDA GPU or driver";
         case VA_ERROR_OUT_OF_MEMORY: return "out of memory";
         case VA_ERROR_CUDA: return "CUDA call failed";
@@ -147,34 +147,12 @@ void va_last_error(va_error_info *info) {
 
 size_t va_dtype_size(va_dtype dtype) {
     switch (dtype) {
+        case VA_BOOL: return 1;
         case VA_INT32: case VA_FLOAT32: return 4;
         case VA_INT64: case VA_FLOAT64: return 8;
-        default: break;
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return 0;
-}
-
-va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result) {
-    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    if (va_dtype_size(a) == 0 || va_dtype_size(b) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-    bool a_float = (a == VA_FLOAT32 || a == VA_FLOAT64);
-    bool b_float = (b == VA_FLOAT32 || b == VA_FLOAT64);
-    va_dtype r;
-    if (a == b) {
-        r = a;
-    } else if (a_float && b_float) {
-        r = VA_FLOAT64;
-    } else if (!a_float && !b_float) {
-        r = VA_INT64;
-    } else {
-        // float32 with int32/int64 and float64 with anything: float64 (NumPy's rule)
-        r = VA_FLOAT64;
-    }
-    if (op == VA_DIVIDE && (r == VA_INT32 || r == VA_INT64)) r = VA_FLOAT64;
-    if (op != VA_ADD && op != VA_SUBTRACT && op != VA_MULTIPLY && op != VA_DIVIDE)
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
-    *result = r;
-    return VA_SUCCESS;
 }
 
 }  // extern "C"

@@ -74,22 +74,24 @@ char *mapped_output(void *out) {
 }
 
 // ---- route 1: small ----
-va_status binary_small(int device, cudaStream_t stream, va_op op, const va_array *a,
-                       const va_array *b, const va_array *out, int64_t n) {
+va_status elementwise_small(int device, cudaStream_t stream, va_op op, int32_t nin,
+                            const va_array *in, const double *params, const va_array *out,
+                            int64_t n, va_dtype compute) {
     SmallStaging *staging = nullptr;
     VA_CHECK(small_staging_for(device, &staging));
     std::lock_guard<std::mutex> lock(staging->busy);
-    const size_t a_bytes = align_up(static_cast<size_t>(extent_bytes(a)));
-    const size_t b_bytes = align_up(static_cast<size_t>(extent_bytes(b)));
+    va_array staged[VA_MAX_INPUTS], so = *out;
+    size_t used = 0;
+    for (int k = 0; k < nin; ++k) {
+        stage_view(&in[k], staging->host + used, staging->mapped + used, &staged[k]);
+        used += align_up(static_cast<size_t>(extent_bytes(&in[k])));
+    }
     const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
-    va_array sa, sb, so = *out;
-    stage_view(a, staging->host, staging->mapped, &sa);
-    stage_view(b, staging->host + a_bytes, staging->mapped + a_bytes, &sb);
     char *direct = mapped_output(out->data);
-    so.data = direct != nullptr ? direct : staging->mapped + a_bytes + b_bytes;
-    VA_CHECK(binary_on_stream(device, stream, op, &sa, &sb, &so, n));
+    so.data = direct != nullptr ? direct : staging->mapped + used;
+    VA_CHECK(elementwise_on_stream(device, stream, op, nin, staged, params, &so, n, compute));
     VA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (direct == nullptr) std::memcpy(out->data, staging->host + a_bytes + b_bytes, out_bytes);
+    if (direct == nullptr) std::memcpy(out->data, staging->host + used, out_bytes);
     return VA_SUCCESS;
 }
 
@@ -125,14 +127,20 @@ HostInput host_input(const va_array *a) {
                      all_broadcast(a)};
 }
 
-va_status binary_pipelined(int device, va_op op, const va_array *a, const va_array *b,
-                           const va_array *out, int64_t n) {
+va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_array *in,
+                                const double *params, const va_array *out, int64_t n,
+                                va_dtype compute) {
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
-    const HostInput ia = host_input(a), ib = host_input(b);
+    HostInput inputs[kPipelineInputs];
     const size_t osize = va_dtype_size(out->dtype);
-    const int64_t chunk = chunk_elements(n, std::max(osize, std::max(ia.size, ib.size)), p->workers);
+    size_t widest = osize;
+    for (int k = 0; k < nin; ++k) {
+        inputs[k] = host_input(&in[k]);
+        widest = std::max(widest, inputs[k].size);
+    }
+    const int64_t chunk = chunk_elements(n, widest, p->workers);
     const int64_t nchunks = (n + chunk - 1) / chunk;
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
     char *out_data = static_cast<char *>(out->data);
@@ -143,16 +151,17 @@ va_status binary_pipelined(int device, va_op op, const va_array *a, const va_arr
             StageSlot &slot = worker.slots[iteration & 1];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
-            va_array va, vb, vo;
-            VA_CHECK(stage_chunk(ia, 0, slot, worker.stream, begin, count, &va));
-            VA_CHECK(stage_chunk(ib, 1, slot, worker.stream, begin, count, &vb));
+            va_array views[kPipelineInputs], vo;
+            for (int k = 0; k < nin; ++k)
+                VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k]));
             std::memset(&vo, 0, sizeof(vo));
             vo.data = slot.dev_out;
             vo.dtype = out->dtype;
             vo.ndim = 1;
             vo.shape[0] = count;
             vo.strides[0] = static_cast<int64_t>(osize);
-            VA_CHECK(binary_on_stream(device, worker.stream, op, &va, &vb, &vo, count));
+            VA_CHECK(elementwise_on_stream(device, worker.stream, op, nin, views, params, &vo, count,
+                                           compute));
             VA_CUDA_CHECK(cudaMemcpyAsync(out_data + static_cast<size_t>(begin) * osize, slot.dev_out,
                                           static_cast<size_t>(count) * osize, cudaMemcpyDeviceToHost,
                                           worker.stream));
@@ -163,8 +172,24 @@ va_status binary_pipelined(int device, va_op op, const va_array *a, const va_arr
     });
 }
 
-va_status sum_pipelined(int device, cudaStream_t stream, const va_array *a, int64_t n,
-                        void *result) {
+// A host scalar of dtype `from` rewritten in place as dtype `to`.
+va_status cast_scalar(void *value, va_dtype from, va_dtype to) {
+    if (from == to) return VA_SUCCESS;
+    return dispatch_dtype(from, [&](auto tf) {
+        using F = typename decltype(tf)::type;
+        F v;
+        std::memcpy(&v, value, sizeof(F));
+        return dispatch_dtype(to, [&](auto tt) {
+            using T = typename decltype(tt)::type;
+            const T r = static_cast<T>(v);
+            std::memcpy(value, &r, sizeof(T));
+            return VA_SUCCESS;
+        });
+    });
+}
+
+va_status reduce_pipelined(int device, cudaStream_t stream, va_op op, const va_array *a, int64_t n,
+                           va_dtype result_dtype, void *result) {
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
@@ -172,11 +197,12 @@ va_status sum_pipelined(int device, cudaStream_t stream, const va_array *a, int6
     const int64_t chunk = chunk_elements(n, in.size, p->workers);
     const int64_t nchunks = (n + chunk - 1) / chunk;
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
-    const bool integral = a->dtype == VA_INT32 || a->dtype == VA_INT64;
+    const va_dtype acc = op_entry(op)->accumulator[a->dtype];
+    const size_t acc_size = va_dtype_size(acc);
     DeviceBuffer partials(device, stream);
-    VA_CHECK(partials.allocate(static_cast<size_t>(nchunks) * sizeof(int64_t)));
+    VA_CHECK(partials.allocate(static_cast<size_t>(nchunks) * acc_size));
     VA_CUDA_CHECK(cudaStreamSynchronize(stream));  // the buffer exists before other streams use it
-    char *chunk_sums = partials.get();
+    char *chunk_results = partials.get();
     VA_CHECK(run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
         int iteration = 0;
@@ -186,27 +212,26 @@ va_status sum_pipelined(int device, cudaStream_t stream, const va_array *a, int6
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
             va_array view;
             VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view));
-            VA_CHECK(enqueue_partial_sum(device, worker.stream, &view, count, worker.scratch,
-                                         chunk_sums + c * sizeof(int64_t)));
+            VA_CHECK(reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
+                                      chunk_results + c * acc_size, true));
             VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
         }
         VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
         return VA_SUCCESS;
     }));
-    // The chunks' sums, in the accumulator type, summed once more.
-    va_array sums;
-    std::memset(&sums, 0, sizeof(sums));
-    sums.data = chunk_sums;
-    sums.dtype = integral ? VA_INT64 : VA_FLOAT64;
-    sums.ndim = 1;
-    sums.shape[0] = nchunks;
-    sums.strides[0] = sizeof(int64_t);
-    if (a->dtype != VA_FLOAT32) return sum_on_stream(device, stream, &sums, nchunks, result);
-    double total = 0;
-    VA_CHECK(sum_on_stream(device, stream, &sums, nchunks, &total));
-    const float narrowed = static_cast<float>(total);
-    std::memcpy(result, &narrowed, sizeof(narrowed));
-    return VA_SUCCESS;
+    // The chunks' results, in the accumulator dtype, reduced once more (a float32
+    // sum accumulates in double and is rounded once, at the end).
+    va_array partial_view;
+    std::memset(&partial_view, 0, sizeof(partial_view));
+    partial_view.data = chunk_results;
+    partial_view.dtype = acc;
+    partial_view.ndim = 1;
+    partial_view.shape[0] = nchunks;
+    partial_view.strides[0] = static_cast<int64_t>(acc_size);
+    va_dtype compute, partial_result;
+    VA_CHECK(va_op_dtypes(op, 1, &acc, nullptr, &compute, &partial_result));
+    VA_CHECK(reduce_and_wait(device, stream, op, &partial_view, nchunks, result));
+    return cast_scalar(result, partial_result, result_dtype);
 }
 
 bool pipelinable(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
@@ -216,51 +241,71 @@ bool pipelinable(const va_array *a) { return c_contiguous(a) || all_broadcast(a)
 
 extern "C" {
 
-va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,
-                         const va_array *out) {
+va_status va_elementwise_host(int device, va_op op, int32_t nin, const va_array *in,
+                              const double *params, const va_array *out) {
     int64_t n = 0;
-    VA_CHECK(va::check_binary(op, a, b, out, &n));
+    va_dtype compute;
+    VA_CHECK(va::check_elementwise(op, nin, in, params, out, &n, &compute));
     if (!va::c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
     const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
-    const size_t staged = va::align_up(static_cast<size_t>(va::extent_bytes(a))) +
-                          va::align_up(static_cast<size_t>(va::extent_bytes(b))) + out_bytes;
-    if (va::fits_small(staged)) return va::binary_small(device, stream, op, a, b, out, n);
-    if (va::pipelinable(a) && va::pipelinable(b))
-        return va::binary_pipelined(device, op, a, b, out, n);
-    va::DeviceBuffer da(device, stream), db(device, stream), dout(device, stream);
-    va_array va_a, va_b, va_out = *out;
-    VA_CHECK(va::upload_view(stream, a, &da, &va_a));
-    VA_CHECK(va::upload_view(stream, b, &db, &va_b));
+    size_t staged = out_bytes;
+    bool pipelinable = nin <= va::kPipelineInputs;
+    for (int k = 0; k < nin; ++k) {
+        staged += va::align_up(static_cast<size_t>(va::extent_bytes(&in[k])));
+        pipelinable = pipelinable && va::pipelinable(&in[k]);
+    }
+    if (va::fits_small(staged))
+        return va::elementwise_small(device, stream, op, nin, in, params, out, n, compute);
+    if (pipelinable) return va::elementwise_pipelined(device, op, nin, in, params, out, n, compute);
+    va::DeviceBuffer buffers[VA_MAX_INPUTS] = {{device, stream}, {device, stream}, {device, stream},
+                                               {device, stream}};
+    va::DeviceBuffer dout(device, stream);
+    va_array views[VA_MAX_INPUTS], vout = *out;
+    for (int k = 0; k < nin; ++k) VA_CHECK(va::upload_view(stream, &in[k], &buffers[k], &views[k]));
     VA_CHECK(dout.allocate(out_bytes));
-    va_out.data = dout.get();
-    VA_CHECK(va::binary_on_stream(device, stream, op, &va_a, &va_b, &va_out, n));
+    vout.data = dout.get();
+    VA_CHECK(va::elementwise_on_stream(device, stream, op, nin, views, params, &vout, n, compute));
     VA_CUDA_CHECK(cudaMemcpyAsync(out->data, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream));
     VA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return VA_SUCCESS;
 }
 
-va_status va_sum_host(int device, const va_array *a, void *result) {
+va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,
+                         const va_array *out) {
+    if (a == nullptr || b == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const va_array in[2] = {*a, *b};
+    return va_elementwise_host(device, op, 2, in, nullptr, out);
+}
+
+va_status va_reduce_host(int device, va_op op, const va_array *a, void *result) {
     int64_t n = 0;
-    VA_CHECK(va::validate(a, &n));
+    va_dtype result_dtype;
+    VA_CHECK(va::check_reduce(op, a, &n, &result_dtype));
     if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
     const int64_t span = va::extent_bytes(a);
     if (va::c_contiguous(a) && span > static_cast<int64_t>(va::kSmallBytes))
-        return va::sum_pipelined(device, stream, a, n, result);
+        return va::reduce_pipelined(device, stream, op, a, n, result_dtype, result);
     if (va::fits_small(static_cast<size_t>(span))) {
         va::SmallStaging *staging = nullptr;
         VA_CHECK(va::small_staging_for(device, &staging));
         std::lock_guard<std::mutex> lock(staging->busy);
         va_array staged;
         va::stage_view(a, staging->host, staging->mapped, &staged);
-        return va::sum_on_stream(device, stream, &staged, n, result);
+        return va::reduce_and_wait(device, stream, op, &staged, n, result);
     }
     va::DeviceBuffer da(device, stream);
-    va_array va_a;
-    VA_CHECK(va::upload_view(stream, a, &da, &va_a));
-    return va::sum_on_stream(device, stream, &va_a, n, result);
+    va_array view;
+    VA_CHECK(va::upload_view(stream, a, &da, &view));
+    return va::reduce_and_wait(device, stream, op, &view, n, result);
+}
+
+va_status va_sum_host(int device, const va_array *a, void *result) {
+    va_op sum = 0;
+    VA_CHECK(va_op_find("sum", &sum));
+    return va_reduce_host(device, sum, a, result);
 }
 
 }  // extern "C"

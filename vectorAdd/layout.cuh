@@ -8,11 +8,12 @@
 
 namespace va {
 
-// Up to three views of one shape walked together (inputs a, b and an output).
+// Up to kMaxViews views of one shape walked together (an output and its inputs).
+constexpr int kMaxViews = VA_MAX_INPUTS + 1;
 struct Walk {
     int32_t ndim;
     int64_t shape[VA_MAX_NDIM];
-    int64_t strides[3][VA_MAX_NDIM];  // bytes
+    int64_t strides[kMaxViews][VA_MAX_NDIM];  // bytes
 };
 
 // Checks ndim, shape (no negatives), a known dtype and a non-NULL pointer when

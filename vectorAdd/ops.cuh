@@ -3,47 +3,40 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
+#include "dispatch.cuh"
+#include "op_registry.cuh"
 #include "runtime.cuh"
 
 namespace va {
 
-// What a sum of T reports: int64 for integers, T itself for floats.
-template <typename T>
-struct SumResult {
-    using type = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
-};
-
-// Scratch of one stream's sums: the blocks' partials and the counter that finds
-// the last block (zero between sums: the last block resets it).
-constexpr int kMaxBlocks = 4096;
-constexpr size_t kReduceScratchBytes = kMaxBlocks * sizeof(int64_t) + 64;
-struct ReduceScratch {
-    void *partials = nullptr;
-    unsigned int *counter = nullptr;
-};
 // Scratch laid out in kReduceScratchBytes of zeroed device memory.
 ReduceScratch scratch_at(void *memory);
 
-// Queues the sum of `a` (device memory) on `stream`, written to device memory
-// `accumulator` as the accumulator type (int64 or double). No wait.
-va_status enqueue_partial_sum(int device, cudaStream_t stream, const va_array *a, int64_t n,
-                              ReduceScratch scratch, void *accumulator);
+// Checks a reduction's arguments; *compute is the input dtype, *result the op's.
+va_status check_reduce(va_op op, const va_array *a, int64_t *n, va_dtype *result);
 
-// Sums `a` (n elements, device memory) on `stream` and waits; *result as va_sum.
-va_status sum_on_stream(int device, cudaStream_t stream, const va_array *a, int64_t n,
-                        void *result);
+// Queues reduction `op` of `a` (n > 0 elements, device memory) on `stream`,
+// written to device-visible `result` (the accumulator dtype when
+// `to_accumulator`). No wait.
+va_status reduce_on_stream(int device, cudaStream_t stream, va_op op, const va_array *a, int64_t n,
+                           ReduceScratch scratch, void *result, bool to_accumulator);
+
+// Reduces `a` (n elements, device memory) on `stream` and waits; *result in host
+// memory, in the op's result dtype (n == 0: its identity).
+va_status reduce_and_wait(int device, cudaStream_t stream, va_op op, const va_array *a, int64_t n,
+                          void *result);
 
 // The 1-d strided view of a 2-d array's main diagonal.
 va_status diagonal_view(const va_array *a, va_array *diag, int64_t *n);
 
 // Elementwise work queued on `stream` (arguments already checked).
-va_status binary_on_stream(int device, cudaStream_t stream, va_op op, const va_array *a,
-                           const va_array *b, const va_array *out, int64_t n);
+va_status check_elementwise(va_op op, int32_t nin, const va_array *in, const double *params,
+                            const va_array *out, int64_t *n, va_dtype *compute);
+va_status elementwise_on_stream(int device, cudaStream_t stream, va_op op, int32_t nin,
+                                const va_array *in, const double *params, const va_array *out,
+                                int64_t n, va_dtype compute);
 va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src,
                             const va_array *dst, int64_t n);
-va_status check_binary(va_op op, const va_array *a, const va_array *b, const va_array *out,
-                       int64_t *n);
 
 }  // namespace va

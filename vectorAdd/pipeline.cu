@@ -19,7 +19,7 @@ int worker_count() {
 va_status build_worker(StageWorker &w) {
     VA_CUDA_CHECK(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
     for (StageSlot &s : w.slots) {
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < kPipelineInputs; ++k) {
             VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[k]), kChunkBytes,
                                         cudaHostAllocPortable));
             VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[k]), kChunkBytes));
@@ -36,7 +36,7 @@ va_status build_worker(StageWorker &w) {
 
 void destroy_worker(StageWorker &w) {
     for (StageSlot &s : w.slots) {
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < kPipelineInputs; ++k) {
             if (s.pinned_in[k]) cudaFreeHost(s.pinned_in[k]);
             if (s.dev_in[k]) cudaFree(s.dev_in[k]);
         }

@@ -14,10 +14,12 @@ namespace va {
 constexpr int kMaxWorkers = 8;
 constexpr size_t kChunkBytes = size_t(4) << 20;   // per buffer of a slot
 constexpr size_t kSmallBytes = size_t(1) << 20;   // zero-copy staging per device
+// Inputs a slot stages: operations with more take the plain upload route.
+constexpr int kPipelineInputs = 2;
 
 struct StageSlot {
-    char *pinned_in[2] = {nullptr, nullptr};
-    char *dev_in[2] = {nullptr, nullptr};
+    char *pinned_in[kPipelineInputs] = {nullptr, nullptr};
+    char *dev_in[kPipelineInputs] = {nullptr, nullptr};
     char *dev_out = nullptr;
     cudaEvent_t done = nullptr;  // the slot's last chunk has left the GPU
 };

@@ -21,7 +21,8 @@ extern "C" {
 typedef enum va_status {
     VA_SUCCESS = 0,
     VA_ERROR_INVALID_VALUE = 1,     /* a bad argument: NULL, shape, ndim, op */
-    VA_ERROR_UNSUPPORTED_DTYPE = 2, /* not one of int32, int64, float32, float64 */
+    VA_ERROR_UNSUPPORTED_DTYPE = 2, /* not one of bool, int32, int64, float32, float64, or
+                                       not one the operation has a loop for */
     VA_ERROR_NO_DEVICE = 3,         /* no usable GPU or no driver */
     VA_ERROR_OUT_OF_MEMORY = 4,     /* GPU (or pinned host) memory exhausted */
     VA_ERROR_CUDA = 5,              /* another CUDA failure; the context is still usable */
@@ -34,16 +35,72 @@ typedef enum va_dtype {
     VA_INT64 = 1,
     VA_FLOAT32 = 2,
     VA_FLOAT64 = 3,
+    VA_BOOL = 4,
+    VA_DTYPE_COUNT = 5,
     VA_DTYPE_MAX_ENUM = 0x7fffffff
 } va_dtype;
 
-typedef enum va_op {
-    VA_ADD = 0,
-    VA_SUBTRACT = 1,
-    VA_MULTIPLY = 2,
-    VA_DIVIDE = 3, /* true division: the result dtype is floating */
-    VA_OP_MAX_ENUM = 0x7fffffff
-} va_op;
+/* An operation: its index in the operation table (va_op_find gives it by name).
+ * The table is built from the declarations in ops/ and user_ops/, one file each. */
+typedef int32_t va_op;
+
+typedef enum va_op_kind {
+    VA_KIND_ELEMENTWISE = 0, /* nin array inputs (and nparams leading scalars) -> one array */
+    VA_KIND_REDUCTION = 1,   /* one array -> one value, by a combine functor */
+    VA_KIND_RAW = 2,         /* a user's own __global__ kernel */
+    VA_KIND_MAX_ENUM = 0x7fffffff
+} va_op_kind;
+
+/* Which dtype an elementwise operation computes in, after NumPy's promotion of
+ * its inputs (NEP 50) gives `p`: the first loop NumPy would pick. */
+typedef enum va_domain {
+    VA_DOMAIN_ALL = 0,         /* p itself (bool included) */
+    VA_DOMAIN_NUMBER = 1,      /* p; NumPy has no bool loop (bool -> int8 or TypeError: unsupported) */
+    VA_DOMAIN_FLOAT = 2,       /* floating: int32/int64 -> float64; bool -> float16 (unsupported) */
+    VA_DOMAIN_TRUE_DIVIDE = 3, /* floating: bool and integers -> float64 */
+    VA_DOMAIN_SUM = 4,         /* reductions: bool and integers accumulate as int64, floats as themselves */
+    VA_DOMAIN_SAME = 5,        /* reductions: the input's own dtype */
+    VA_DOMAIN_MAX_ENUM = 0x7fffffff
+} va_domain;
+
+/* How a Python scalar argument takes part in promotion (NEP 50: "weak"). */
+typedef enum va_weak {
+    VA_STRONG = 0,     /* an array or NumPy scalar: its dtype counts */
+    VA_WEAK_BOOL = 1,  /* a Python bool */
+    VA_WEAK_INT = 2,   /* a Python int */
+    VA_WEAK_FLOAT = 3, /* a Python float */
+    VA_WEAK_MAX_ENUM = 0x7fffffff
+} va_weak;
+
+#define VA_MAX_INPUTS 4
+#define VA_MAX_PARAMS 4
+
+/* What the declaration of an operation says (static storage). */
+typedef struct va_op_info {
+    const char *name;         /* "maximum": the C and Python name */
+    va_op_kind kind;
+    int32_t nin;              /* array inputs */
+    int32_t nparams;          /* scalar parameters, before the arrays in Python */
+    const char *args;         /* argument names, comma separated: "alpha,x,y" */
+    const char *reference;    /* the NumPy counterpart, "numpy.maximum": CPU path and test oracle */
+    const char *pyop;         /* the Python operator it provides ("__add__"), or "" */
+    const char *doc;          /* one-paragraph description */
+    va_domain domain;
+    int32_t ulp;              /* 0: bit-identical to NumPy; else the largest difference in ULP */
+    int32_t has_identity;     /* reductions: 0 when an empty input is an error (max, min) */
+    /* Indexed by the compute dtype: the result dtype, VA_DTYPE_COUNT where the
+     * operation has no loop for it. */
+    va_dtype result[VA_DTYPE_COUNT];
+    /* Inputs of a fixed dtype whatever the others are (where's condition: bool),
+     * else VA_DTYPE_COUNT; fixed inputs take no part in promotion. */
+    va_dtype fixed_input[VA_MAX_INPUTS];
+} va_op_info;
+
+/* The number of operations, and each one's declaration (NULL past the end). */
+int32_t va_op_count(void);
+const va_op_info *va_op_get(va_op op);
+/* The index of the operation called `name`, or VA_ERROR_INVALID_VALUE. */
+va_status va_op_find(const char *name, va_op *op);
 
 #define VA_MAX_NDIM 32
 
@@ -82,7 +139,15 @@ typedef struct va_device_info {
 const char *va_status_string(va_status status);
 void va_last_error(va_error_info *info);
 size_t va_dtype_size(va_dtype dtype);
-/* The result dtype of `op` on two arrays of dtypes a and b (NumPy's promotion). */
+/* The dtypes `op` computes in and returns for arguments of dtypes in[0..nargs),
+ * its nparams scalars then its nin arrays (weak[i] says which are Python
+ * scalars; NULL: none): NumPy's promotion (NEP 50) and loop choice.
+ * VA_ERROR_UNSUPPORTED_DTYPE where NumPy would give a dtype this library lacks
+ * or has no loop for. The library and the Python extension share it; the C
+ * entry points pass their double params as VA_WEAK_BOOL (no say in promotion). */
+va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
+                       va_dtype *compute, va_dtype *result);
+/* The result dtype of a two-input `op` on arrays of dtypes a and b. */
 va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result);
 
 /* ---- devices ---- */
@@ -131,14 +196,25 @@ va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbyte
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes);
 
 /* ---- compute on device memory, queued on the library's stream of `device` ---- */
-/* out = a (op) b elementwise. a, b and out have the same ndim and shape (broadcast
- * inputs carry stride 0); out's dtype is va_result_dtype(op, a, b), contiguous or not. */
+/* out = op(params..., in[0], ..., in[nin-1]) elementwise, for an elementwise op.
+ * Inputs and out have the same ndim and shape (broadcast inputs carry stride 0),
+ * any dtypes and layouts; each input is cast to the compute dtype as it is read;
+ * out's dtype is the op's result dtype (va_op_dtypes). params: nparams values,
+ * converted to the compute dtype. */
+va_status va_elementwise(int device, va_op op, int32_t nin, const va_array *in,
+                         const double *params, const va_array *out);
+/* va_elementwise of a two-input op. */
 va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,
                     const va_array *out);
 /* dst = src converted to dst's dtype, any layouts of one shape. */
 va_status va_copy_convert(int device, const va_array *src, const va_array *dst);
-/* The sum of every element of `a`, written to *result as int64 for integer
- * dtypes, as float for float32 and double for float64. Waits for the result. */
+/* The reduction `op` (sum, prod, max, min, ...) of every element of `a`, written
+ * to host memory *result in the op's result dtype (va_op_dtypes). Waits for it.
+ * VA_ERROR_INVALID_VALUE for an empty input to an op with no identity. */
+va_status va_reduce(int device, va_op op, const va_array *a, void *result);
+/* The same, written to device memory `result` on the library's stream: no wait. */
+va_status va_reduce_async(int device, va_op op, const va_array *a, void *result);
+/* va_reduce with op "sum": int64 for bool and integer dtypes, float32 or double for floats. */
 va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
 va_status va_trace(int device, const va_array *a, void *result);
@@ -149,9 +225,19 @@ va_status va_trace(int device, const va_array *a, void *result);
  * reading pinned memory in place; large contiguous ones through a pipeline of
  * pinned staging buffers on several streams, filled by several CPU threads;
  * out from va_host_alloc receives results by DMA directly. */
+va_status va_elementwise_host(int device, va_op op, int32_t nin, const va_array *in,
+                              const double *params, const va_array *out);
 va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,
                          const va_array *out);
+va_status va_reduce_host(int device, va_op op, const va_array *a, void *result);
 va_status va_sum_host(int device, const va_array *a, void *result);
+
+/* ---- a user's own kernel (user_ops/, VA_RAW_KERNEL) ---- */
+/* Launches raw kernel `op` on the library's stream of `device` over device views
+ * in[0..nin) and out, with `grid` blocks of `block` threads (0: the declaration's
+ * defaults for out's size). */
+va_status va_raw_launch(int device, va_op op, int32_t nin, const va_array *in,
+                        const double *params, const va_array *out, int64_t grid, int32_t block);
 
 /* Waits for all work, then gives back everything the library holds (streams,
  * pools, caches, staging buffers). Optional, for programs and checkers that want

@@ -1,0 +1,379 @@
+/* The op table in Python, filled at module init from the library's table (as
+ * NumPy fills its n_ops): one function object per operation, taking the
+ * declaration's argument names, and the DeviceArray operators by the Python
+ * names the declarations give ("__add__"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <array>
+#include <utility>
+
+#include "elementwise.h"
+#include "optable.h"
+#include "reductions.h"
+
+#define MAX_OPS 256
+#define MAX_ARGS (VA_MAX_PARAMS + VA_MAX_INPUTS)
+
+/* The keyword names of one operation: its arguments, then out and device. */
+typedef struct {
+    char storage[128];
+    const char *names[MAX_ARGS + 2];
+    int nargs;
+} OpSignature;
+
+static OpSignature signatures[MAX_OPS];
+static PyMethodDef method_defs[MAX_OPS];
+
+static PyObject *call_elementwise(va_op op, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames)
+{
+    const OpSignature *sig = &signatures[op];
+    PyObject *values[MAX_ARGS + 2];
+    Where where;
+    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + 2,
+                        sig->nargs, sig->nargs + 1, values) < 0 ||
+        parse_where(values[sig->nargs + 1], &where) < 0) {
+        return NULL;
+    }
+    return elementwise_objects(op, values, values[sig->nargs], where);
+}
+
+static PyObject *call_reduction(va_op op, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "device"};
+    PyObject *values[2];
+    Where where;
+    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, names, 2, 1, 1, values) < 0 ||
+        parse_where(values[1], &where) < 0) {
+        return NULL;
+    }
+    return reduction_objects(op, values[0], where);
+}
+
+/* One C function per table index, so each Python function is a plain module
+ * function (self is the module) that knows its operation. */
+typedef PyObject *(*FastCall)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+template <int I>
+static PyObject *elementwise_at(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return call_elementwise(I, args, nargs, kwnames);
+}
+template <int I>
+static PyObject *reduction_at(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return call_reduction(I, args, nargs, kwnames);
+}
+template <size_t... I>
+static std::array<FastCall, sizeof...(I)> elementwise_entries(std::index_sequence<I...>)
+{
+    return {{&elementwise_at<(int)I>...}};
+}
+template <size_t... I>
+static std::array<FastCall, sizeof...(I)> reduction_entries(std::index_sequence<I...>)
+{
+    return {{&reduction_at<(int)I>...}};
+}
+
+/* "name(a, b, /, out=None, device='auto')\n--\n\n<doc>\n\nnumpy.x on the CPU or a GPU." */
+static char *make_doc(const va_op_info *info, const OpSignature *sig)
+{
+    char args[160] = "";
+    size_t used = 0;
+    for (int k = 0; k < sig->nargs; ++k) {
+        used += (size_t)snprintf(args + used, sizeof(args) - used, "%s%s", k ? ", " : "", sig->names[k]);
+    }
+    const char *tail = info->kind == VA_KIND_REDUCTION ? "device='auto'" : "out=None, device='auto'";
+    size_t size = strlen(info->name) + strlen(args) + strlen(tail) + strlen(info->doc) +
+                  strlen(info->reference) + 160;
+    char *doc = (char *)malloc(size);
+    if (doc == NULL) {
+        return NULL;
+    }
+    snprintf(doc, size,
+             "%s(%s, %s)\n--\n\n%s\n\nAs %s, computed on the CPU or a GPU: device='auto' | 'cpu' | "
+             "'cuda' for host data; data already on a GPU is computed there.",
+             info->name, args, tail, info->doc, info->reference);
+    return doc;
+}
+
+static int add_function(PyObject *module, va_op op)
+{
+    const va_op_info *info = va_op_get(op);
+    OpSignature *sig = &signatures[op];
+    static const std::array<FastCall, MAX_OPS> elementwise = elementwise_entries(std::make_index_sequence<MAX_OPS>());
+    static const std::array<FastCall, MAX_OPS> reduction = reduction_entries(std::make_index_sequence<MAX_OPS>());
+    PyObject *fn = NULL, *module_name = NULL;
+    int rc = -1;
+    /* The declaration's argument names, split in place. */
+    snprintf(sig->storage, sizeof(sig->storage), "%s", info->args);
+    sig->nargs = 0;
+    for (char *p = sig->storage; p != NULL && sig->nargs < MAX_ARGS;) {
+        sig->names[sig->nargs++] = p;
+        p = strchr(p, ',');
+        if (p != NULL) {
+            *p++ = '\0';
+        }
+    }
+    sig->names[sig->nargs] = "out";
+    sig->names[sig->nargs + 1] = "device";
+    PyMethodDef *def = &method_defs[op];
+    def->ml_name = info->name;
+    def->ml_meth = (PyCFunction)(void (*)(void))(info->kind == VA_KIND_REDUCTION ? reduction[op]
+                                                                                  : elementwise[op]);
+    def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
+    def->ml_doc = make_doc(info, sig);
+    if (def->ml_doc == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    module_name = PyModule_GetNameObject(module);
+    if (module_name == NULL) {
+        goto fail;
+    }
+    fn = PyCFunction_NewEx(def, module, module_name);
+    if (fn == NULL || PyModule_AddObjectRef(module, info->name, fn) < 0) {
+        goto fail;
+    }
+    rc = 0;
+fail:
+    Py_XDECREF(module_name);
+    Py_XDECREF(fn);
+    return rc;
+}
+
+/* ---- what each declaration says, for Python: _op_table ---- */
+static const char *kind_name(va_op_kind kind)
+{
+    switch (kind) {
+        case VA_KIND_ELEMENTWISE: return "elementwise";
+        case VA_KIND_REDUCTION: return "reduction";
+        case VA_KIND_RAW: return "raw";
+        case VA_KIND_MAX_ENUM: break;
+    }
+    return "unknown";
+}
+
+static const char *domain_name(va_domain domain)
+{
+    switch (domain) {
+        case VA_DOMAIN_ALL: return "all";
+        case VA_DOMAIN_NUMBER: return "number";
+        case VA_DOMAIN_FLOAT: return "float";
+        case VA_DOMAIN_TRUE_DIVIDE: return "true_divide";
+        case VA_DOMAIN_SUM: return "sum";
+        case VA_DOMAIN_SAME: return "same";
+        case VA_DOMAIN_MAX_ENUM: break;
+    }
+    return "unknown";
+}
+
+static PyObject *describe(va_op op)
+{
+    const va_op_info *info = va_op_get(op);
+    const OpSignature *sig = &signatures[op];
+    PyObject *args = PyTuple_New(sig->nargs), *results = PyDict_New(), *fixed = PyTuple_New(info->nin);
+    PyObject *entry = NULL;
+    if (args == NULL || results == NULL || fixed == NULL) {
+        goto fail;
+    }
+    for (int k = 0; k < sig->nargs; ++k) {
+        PyObject *s = PyUnicode_FromString(sig->names[k]);
+        if (s == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(args, k, s);
+    }
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
+        if (info->result[t] == VA_DTYPE_COUNT) {
+            continue;
+        }
+        PyObject *r = PyUnicode_FromString(va_dtype_name(info->result[t]));
+        if (r == NULL || PyDict_SetItemString(results, va_dtype_name((va_dtype)t), r) < 0) {
+            Py_XDECREF(r);
+            goto fail;
+        }
+        Py_DECREF(r);
+    }
+    for (int k = 0; k < info->nin; ++k) {
+        PyObject *f = info->fixed_input[k] == VA_DTYPE_COUNT
+                          ? Py_NewRef(Py_None)
+                          : PyUnicode_FromString(va_dtype_name(info->fixed_input[k]));
+        if (f == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(fixed, k, f);
+    }
+    entry = Py_BuildValue("{s:s,s:s,s:i,s:i,s:O,s:s,s:s,s:s,s:s,s:i,s:O,s:O,s:O}",
+                          "name", info->name, "kind", kind_name(info->kind), "nin", info->nin,
+                          "nparams", info->nparams, "args", args, "reference", info->reference,
+                          "pyop", info->pyop, "doc", info->doc, "domain", domain_name(info->domain),
+                          "ulp", info->ulp, "has_identity", info->has_identity ? Py_True : Py_False,
+                          "results", results, "fixed_inputs", fixed);
+fail:
+    Py_XDECREF(args);
+    Py_XDECREF(results);
+    Py_XDECREF(fixed);
+    return entry;
+}
+
+/* ---- DeviceArray operators, by the Python names the declarations give ---- */
+typedef enum {
+    SLOT_ADD, SLOT_SUB, SLOT_MUL, SLOT_TRUEDIV, SLOT_FLOORDIV, SLOT_MOD, SLOT_POW,
+    SLOT_NEG, SLOT_ABS, SLOT_LT, SLOT_LE, SLOT_EQ, SLOT_NE, SLOT_GT, SLOT_GE, SLOT_COUNT
+} Slot;
+
+/* Python's data model names, in Slot order. */
+static const char *const slot_names[SLOT_COUNT] = {
+    "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
+    "__neg__", "__abs__", "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__",
+};
+static va_op slot_ops[SLOT_COUNT];
+
+/* A TypeError about an operand that is no array at all becomes NotImplemented,
+ * so that Python tries the other operand (and == falls back to identity). */
+static PyObject *not_implemented_for_foreign(PyObject *result, PyObject *other)
+{
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError) && !PyArray_Check(other) &&
+        !DeviceArray_Check(other) && !PyNumber_Check(other) && !PySequence_Check(other)) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return result;
+}
+
+static PyObject *binary_slot(Slot slot, PyObject *a, PyObject *b, PyObject *out)
+{
+    PyObject *args[2] = {a, b};
+    PyObject *result = elementwise_objects(slot_ops[slot], args, out, WHERE_AUTO);
+    return not_implemented_for_foreign(result, DeviceArray_Check(a) ? b : a);
+}
+
+static PyObject *unary_slot(Slot slot, PyObject *a)
+{
+    return elementwise_objects(slot_ops[slot], &a, NULL, WHERE_AUTO);
+}
+
+#define BINARY_SLOT(fn, slot) \
+    static PyObject *fn(PyObject *a, PyObject *b) { return binary_slot(slot, a, b, NULL); }
+/* In place, like NumPy: the result is cast into the left operand. */
+#define INPLACE_SLOT(fn, slot) \
+    static PyObject *fn(PyObject *a, PyObject *b) { return binary_slot(slot, a, b, a); }
+
+BINARY_SLOT(slot_add, SLOT_ADD)
+BINARY_SLOT(slot_sub, SLOT_SUB)
+BINARY_SLOT(slot_mul, SLOT_MUL)
+BINARY_SLOT(slot_truediv, SLOT_TRUEDIV)
+BINARY_SLOT(slot_floordiv, SLOT_FLOORDIV)
+BINARY_SLOT(slot_mod, SLOT_MOD)
+INPLACE_SLOT(slot_iadd, SLOT_ADD)
+INPLACE_SLOT(slot_isub, SLOT_SUB)
+INPLACE_SLOT(slot_imul, SLOT_MUL)
+INPLACE_SLOT(slot_itruediv, SLOT_TRUEDIV)
+INPLACE_SLOT(slot_ifloordiv, SLOT_FLOORDIV)
+INPLACE_SLOT(slot_imod, SLOT_MOD)
+
+static PyObject *slot_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binary_slot(SLOT_POW, a, b, NULL);
+}
+
+static PyObject *slot_ipow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binary_slot(SLOT_POW, a, b, a);
+}
+
+static PyObject *slot_neg(PyObject *a) { return unary_slot(SLOT_NEG, a); }
+static PyObject *slot_abs(PyObject *a) { return unary_slot(SLOT_ABS, a); }
+
+static PyObject *slot_richcompare(PyObject *a, PyObject *b, int cmp)
+{
+    Slot slot;
+    switch (cmp) {
+        case Py_LT: slot = SLOT_LT; break;
+        case Py_LE: slot = SLOT_LE; break;
+        case Py_EQ: slot = SLOT_EQ; break;
+        case Py_NE: slot = SLOT_NE; break;
+        case Py_GT: slot = SLOT_GT; break;
+        case Py_GE: slot = SLOT_GE; break;
+        default: Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (slot_ops[slot] < 0) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binary_slot(slot, a, b, NULL);
+}
+
+static void fill_slots(PyNumberMethods *nb, richcmpfunc *richcompare)
+{
+#define FILL(slot, field, fn) \
+    if (slot_ops[slot] >= 0) nb->field = fn
+    FILL(SLOT_ADD, nb_add, slot_add);
+    FILL(SLOT_ADD, nb_inplace_add, slot_iadd);
+    FILL(SLOT_SUB, nb_subtract, slot_sub);
+    FILL(SLOT_SUB, nb_inplace_subtract, slot_isub);
+    FILL(SLOT_MUL, nb_multiply, slot_mul);
+    FILL(SLOT_MUL, nb_inplace_multiply, slot_imul);
+    FILL(SLOT_TRUEDIV, nb_true_divide, slot_truediv);
+    FILL(SLOT_TRUEDIV, nb_inplace_true_divide, slot_itruediv);
+    FILL(SLOT_FLOORDIV, nb_floor_divide, slot_floordiv);
+    FILL(SLOT_FLOORDIV, nb_inplace_floor_divide, slot_ifloordiv);
+    FILL(SLOT_MOD, nb_remainder, slot_mod);
+    FILL(SLOT_MOD, nb_inplace_remainder, slot_imod);
+    FILL(SLOT_POW, nb_power, slot_pow);
+    FILL(SLOT_POW, nb_inplace_power, slot_ipow);
+    FILL(SLOT_NEG, nb_negative, slot_neg);
+    FILL(SLOT_ABS, nb_absolute, slot_abs);
+#undef FILL
+    int any_comparison = 0;
+    for (int s = SLOT_LT; s <= SLOT_GE; ++s) {
+        any_comparison |= slot_ops[s] >= 0;
+    }
+    *richcompare = any_comparison ? slot_richcompare : NULL;
+}
+
+int optable_init(PyObject *module, PyNumberMethods *numbers, richcmpfunc *richcompare)
+{
+    const int count = va_op_count();
+    PyObject *table = NULL;
+    if (count > MAX_OPS) {
+        PyErr_SetString(PyExc_SystemError, "more operations than the extension has room for");
+        return -1;
+    }
+    for (int s = 0; s < SLOT_COUNT; ++s) {
+        slot_ops[s] = -1;
+    }
+    table = PyTuple_New(count);
+    if (table == NULL) {
+        return -1;
+    }
+    for (va_op op = 0; op < count; ++op) {
+        const va_op_info *info = va_op_get(op);
+        PyObject *entry = NULL;
+        if (add_function(module, op) < 0 || (entry = describe(op)) == NULL) {
+            Py_DECREF(table);
+            return -1;
+        }
+        PyTuple_SET_ITEM(table, op, entry);
+        for (int s = 0; s < SLOT_COUNT; ++s) {
+            if (strcmp(info->pyop, slot_names[s]) == 0) {
+                slot_ops[s] = op;
+            }
+        }
+    }
+    int rc = PyModule_AddObjectRef(module, "_op_table", table);
+    Py_DECREF(table);
+    if (rc < 0) {
+        return -1;
+    }
+    fill_slots(numbers, richcompare);
+    return 0;
+}

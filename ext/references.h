@@ -1,0 +1,13 @@
+/* The Python side of an operation's declaration: its NumPy counterpart (the CPU
+ * path and the tests' oracle), looked up by the dotted name the op table gives. */
+#ifndef MYMODULE_REFERENCES_H
+#define MYMODULE_REFERENCES_H
+
+#include "common.h"
+
+/* The reference function of `op` (borrowed, cached), or NULL with an exception. */
+PyObject *op_reference(va_op op);
+/* 1 when the reference takes out= (a NumPy ufunc), 0 when not, -1 on error. */
+int op_reference_takes_out(va_op op);
+
+#endif

@@ -1,0 +1,11 @@
+// exp: numpy.exp on float32 and float64 (integers compute in float64);
+// CUDA's exp, within 4 ULP of NumPy's.
+#include "op_declare.cuh"
+
+struct Exp {
+    template <typename T>
+    __device__ T operator()(T x) const { return exp(x); }
+};
+
+VA_ELEMENTWISE(exp, Exp, "a", 0, FLOAT, "numpy.exp", "", 4,
+               "Calculate the exponential of all elements in the input array.")

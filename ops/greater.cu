@@ -1,0 +1,10 @@
+// greater: numpy.greater, a bool result computed in the inputs' promoted dtype.
+#include "op_declare.cuh"
+
+struct Greater {
+    template <typename T>
+    __device__ bool operator()(T x, T y) const { return x > y; }
+};
+
+VA_ELEMENTWISE(greater, Greater, "a,b", 0, ALL, "numpy.greater", "__gt__", 0,
+               "Return the truth value of (x1 > x2) element-wise.")

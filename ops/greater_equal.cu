@@ -1,0 +1,10 @@
+// greater_equal: numpy.greater_equal, a bool result computed in the inputs' promoted dtype.
+#include "op_declare.cuh"
+
+struct GreaterEqual {
+    template <typename T>
+    __device__ bool operator()(T x, T y) const { return x >= y; }
+};
+
+VA_ELEMENTWISE(greater_equal, GreaterEqual, "a,b", 0, ALL, "numpy.greater_equal", "__ge__", 0,
+               "Return the truth value of (x1 >= x2) element-wise.")

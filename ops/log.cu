@@ -1,0 +1,11 @@
+// log: numpy.log on float32 and float64 (integers compute in float64);
+// CUDA's log, within 4 ULP of NumPy's.
+#include "op_declare.cuh"
+
+struct Log {
+    template <typename T>
+    __device__ T operator()(T x) const { return log(x); }
+};
+
+VA_ELEMENTWISE(log, Log, "a", 0, FLOAT, "numpy.log", "", 4,
+               "Natural logarithm, element-wise.")

@@ -1,0 +1,26 @@
+// power: numpy.power. Integers by squaring, wrapping as NumPy's do. A negative
+// integer exponent is refused for host inputs (ValueError, as NumPy); on device
+// data it gives the integer part of the real result: 1 for base 1, +-1 for
+// base -1, else 0.
+#include "op_declare.cuh"
+
+struct Power {
+    template <typename T>
+    __device__ T operator()(T x, T y) const {
+        if constexpr (std::is_integral<T>::value) {
+            if (y < 0) return x == 1 ? T(1) : x == -1 ? ((y & 1) ? T(-1) : T(1)) : T(0);
+            if (y == 0 || x == 1) return T(1);
+            T result = (y & 1) ? x : T(1);
+            for (y >>= 1; y > 0; y >>= 1) {
+                x = va::wrap_mul(x, x);
+                if (y & 1) result = va::wrap_mul(result, x);
+            }
+            return result;
+        } else {
+            return pow(x, y);
+        }
+    }
+};
+
+VA_ELEMENTWISE(power, Power, "a,b", 0, NUMBER, "numpy.power", "__pow__", 4,
+               "First array elements raised to powers from the second, element-wise.")

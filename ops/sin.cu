@@ -1,0 +1,11 @@
+// sin: numpy.sin on float32 and float64 (integers compute in float64);
+// CUDA's sin, within 4 ULP of NumPy's.
+#include "op_declare.cuh"
+
+struct Sin {
+    template <typename T>
+    __device__ T operator()(T x) const { return sin(x); }
+};
+
+VA_ELEMENTWISE(sin, Sin, "a", 0, FLOAT, "numpy.sin", "", 4,
+               "Trigonometric sine, element-wise.")

@@ -1,0 +1,281 @@
+// The kernels of an elementwise operation, instantiated for its functor type
+// (never an int to switch on) and each compute type of its domain:
+//  - contiguous: every input already of the type the functor reads, contiguous
+//    or one broadcast element, 16-byte packs where aligned;
+//  - general: any layout (strided, reversed, broadcast, n-d) and any input
+//    dtypes, each input cast to the type the functor reads as it is loaded
+//    (one kernel per compute type instead of one per pair of input dtypes).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "error.cuh"
+#include "launch.cuh"
+#include "layout.cuh"
+#include "op_registry.cuh"
+#include "op_types.cuh"
+#include "runtime.cuh"
+
+namespace va {
+
+constexpr int kElementwiseThreads = 256;
+
+// G elements of T read or written as one access of sizeof(T) * G bytes.
+template <typename T, int G>
+struct alignas(sizeof(T) * G) Pack {
+    T v[G];
+};
+
+struct InputPointers {
+    const char *p[VA_MAX_INPUTS];
+};
+struct InputDtypes {
+    va_dtype d[VA_MAX_INPUTS];
+};
+template <typename T>
+struct ParamValues {
+    T v[VA_MAX_PARAMS];
+};
+
+// A value of each input's type, addressed by position.
+template <size_t I, typename A>
+struct Slot {
+    A v;
+};
+template <typename Seq, typename... A> struct SlotsImpl;
+template <size_t... I, typename... A>
+struct SlotsImpl<std::index_sequence<I...>, A...> : Slot<I, A>... {};
+template <typename... A>
+using Slots = SlotsImpl<std::index_sequence_for<A...>, A...>;
+template <size_t I, typename A>
+__device__ __forceinline__ A &slot(Slot<I, A> &s) { return s.v; }
+
+// An element stored as dtype `d` at p, converted to A.
+template <typename A>
+__device__ __forceinline__ A load_as(const char *p, va_dtype d) {
+    switch (d) {
+        case VA_BOOL: return static_cast<A>(*reinterpret_cast<const uint8_t *>(p) != 0);
+        case VA_INT32: return static_cast<A>(*reinterpret_cast<const int32_t *>(p));
+        case VA_INT64: return static_cast<A>(*reinterpret_cast<const int64_t *>(p));
+        case VA_FLOAT32: return static_cast<A>(*reinterpret_cast<const float *>(p));
+        case VA_FLOAT64: return static_cast<A>(*reinterpret_cast<const double *>(p));
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
+    }
+    return A();
+}
+
+template <typename Op, typename T, int NP, typename L> struct Apply;
+template <typename Op, typename T, int NP, typename... A>
+struct Apply<Op, T, NP, Inputs<A...>> {
+    using Out = typename OutOf<Op, T, NP, Inputs<A...>>::type;
+    template <size_t... P, size_t... I>
+    __device__ static __forceinline__ Out call(const Op &op, const ParamValues<T> &params,
+                                               Slots<A...> &x, std::index_sequence<P...>,
+                                               std::index_sequence<I...>) {
+        return op(params.v[P]..., slot<I>(x)...);
+    }
+    __device__ static __forceinline__ Out run(const Op &op, const ParamValues<T> &params,
+                                              Slots<A...> &x) {
+        return call(op, params, x, std::make_index_sequence<NP>(),
+                    std::index_sequence_for<A...>());
+    }
+};
+
+template <typename Op, typename T, int NP, int G, typename L> struct Contiguous;
+template <typename Op, typename T, int NP, int G, typename... A>
+struct Contiguous<Op, T, NP, G, Inputs<A...>> {
+    using Ap = Apply<Op, T, NP, Inputs<A...>>;
+    using Out = typename Ap::Out;
+
+    template <size_t... I>
+    __device__ static __forceinline__ void body(const InputPointers &in, unsigned scalars,
+                                                const ParamValues<T> &params, StoredT<Out> *out,
+                                                int64_t n, std::index_sequence<I...>) {
+        const Op op{};
+        const int64_t groups = n / G;
+        Slots<A...> first;
+        ((slot<I>(first) = from_stored<A>(*reinterpret_cast<const StoredT<A> *>(in.p[I]))), ...);
+        const int64_t g = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads + threadIdx.x;
+        if (g < groups) {
+            Slots<Pack<StoredT<A>, G>...> packs;
+            ((((scalars >> I) & 1u) == 0
+                  ? (void)(slot<I>(packs) = reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I])[g])
+                  : (void)0),
+             ...);
+            Pack<StoredT<Out>, G> r;
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+                Slots<A...> x;
+                ((slot<I>(x) = ((scalars >> I) & 1u) ? slot<I>(first)
+                                                     : from_stored<A>(slot<I>(packs).v[j])),
+                 ...);
+                r.v[j] = to_stored<Out>(Ap::run(op, params, x));
+            }
+            reinterpret_cast<Pack<StoredT<Out>, G> *>(out)[g] = r;
+        }
+        // The last block also takes the elements after the last whole pack.
+        if (blockIdx.x == gridDim.x - 1) {
+            for (int64_t i = groups * G + threadIdx.x; i < n; i += kElementwiseThreads) {
+                Slots<A...> x;
+                ((slot<I>(x) = ((scalars >> I) & 1u)
+                                   ? slot<I>(first)
+                                   : from_stored<A>(reinterpret_cast<const StoredT<A> *>(in.p[I])[i])),
+                 ...);
+                out[i] = to_stored<Out>(Ap::run(op, params, x));
+            }
+        }
+    }
+};
+
+// One pack a thread, every block a tile: the hardware schedules the waves
+// (bench/NOTES.md, changes 2 and 9).
+template <typename Op, typename T, int NP, int G, typename L>
+__global__ void __launch_bounds__(kElementwiseThreads)
+elementwise_contiguous(InputPointers in, unsigned scalars, ParamValues<T> params,
+                       StoredT<typename Contiguous<Op, T, NP, G, L>::Out> *out, int64_t n) {
+    follow_previous_grid();
+    Contiguous<Op, T, NP, G, L>::body(in, scalars, params, out, n,
+                                      std::make_index_sequence<L::size>());
+}
+
+template <typename Op, typename T, int NP, typename L> struct General;
+template <typename Op, typename T, int NP, typename... A>
+struct General<Op, T, NP, Inputs<A...>> {
+    using Ap = Apply<Op, T, NP, Inputs<A...>>;
+    using Out = typename Ap::Out;
+
+    template <size_t... I>
+    __device__ static __forceinline__ void body(const InputPointers &in, const InputDtypes &dt,
+                                                const ParamValues<T> &params, char *out,
+                                                int64_t n, const Walk &walk,
+                                                std::index_sequence<I...>) {
+        constexpr int kViews = sizeof...(A) + 1;
+        const Op op{};
+        const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+        for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+             i += nthreads) {
+            int64_t offset[kViews] = {};
+            if (walk.ndim == 1) {
+#pragma unroll
+                for (int v = 0; v < kViews; ++v) offset[v] = i * walk.strides[v][0];
+            } else {
+                int64_t index = i;
+                for (int d = walk.ndim - 1; d >= 0; --d) {
+                    const int64_t extent = walk.shape[d];
+                    const int64_t k = index % extent;
+                    index /= extent;
+#pragma unroll
+                    for (int v = 0; v < kViews; ++v) offset[v] += k * walk.strides[v][d];
+                }
+            }
+            Slots<A...> x;
+            ((slot<I>(x) = load_as<A>(in.p[I] + offset[I + 1], dt.d[I])), ...);
+            *reinterpret_cast<StoredT<Out> *>(out + offset[0]) = to_stored<Out>(Ap::run(op, params, x));
+        }
+    }
+};
+
+template <typename Op, typename T, int NP, typename L>
+__global__ void __launch_bounds__(kElementwiseThreads)
+elementwise_general(InputPointers in, InputDtypes dt, ParamValues<T> params, char *out, int64_t n,
+                    Walk walk) {
+    follow_previous_grid();
+    General<Op, T, NP, L>::body(in, dt, params, out, n, walk, std::make_index_sequence<L::size>());
+}
+
+// A grid-stride kernel's grid: enough blocks for the work, at most as many as
+// can be resident at once (more would run as a second, partial wave).
+template <auto Kernel>
+unsigned resident_grid(int device, int64_t work_items, int threads) {
+    const int64_t cap = static_cast<int64_t>(multiprocessor_count(device)) * resident_blocks<Kernel>(threads);
+    const int64_t blocks = (work_items + threads - 1) / threads;
+    return static_cast<unsigned>(std::max<int64_t>(1, std::min(blocks, cap)));
+}
+
+// Blocks of tiles covering `groups` packs (at least one, for the tail).
+inline unsigned tile_grid(int64_t groups) {
+    return static_cast<unsigned>(
+        std::max<int64_t>(1, (groups + kElementwiseThreads - 1) / kElementwiseThreads));
+}
+
+template <int I, typename L>
+constexpr size_t size_at() { return sizeof(StoredT<typename TypeAt<I, L>::type>); }
+template <typename L, size_t... I>
+constexpr size_t widest_input(std::index_sequence<I...>) {
+    size_t w = 1;
+    ((w = std::max(w, size_at<I, L>())), ...);
+    return w;
+}
+template <typename Op, typename T, int NP, typename L>
+va_status launch_typed(const ElementwiseCall &c) {
+    using Out = typename OutOf<Op, T, NP, L>::type;
+    constexpr int N = L::size;
+    const va_array *views[kMaxViews] = {c.out};
+    for (int k = 0; k < N; ++k) views[k + 1] = &c.in[k];
+    Walk walk;
+    make_walk(views, N + 1, &walk);
+    InputPointers ptrs = {};
+    InputDtypes dtypes = {};
+    for (int k = 0; k < N; ++k) {
+        ptrs.p[k] = static_cast<const char *>(c.in[k].data);
+        dtypes.d[k] = c.in[k].dtype;
+    }
+    ParamValues<T> params = {};
+    const int nparams = NP;
+    for (int k = 0; k < nparams; ++k) params.v[k] = static_cast<T>(c.params[k]);
+
+    // Contiguous: each input already of the type the functor reads, stepping one
+    // element or not at all; the output stepping one element.
+    constexpr va_dtype kInDtypes[] = {DtypeOf<typename TypeAt<0, L>::type>::value,
+                                      DtypeOf<typename TypeAt<(N > 1 ? 1 : 0), L>::type>::value,
+                                      DtypeOf<typename TypeAt<(N > 2 ? 2 : 0), L>::type>::value,
+                                      DtypeOf<typename TypeAt<(N > 3 ? 3 : 0), L>::type>::value};
+    bool contiguous = walk.ndim == 0 ||
+                      (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(StoredT<Out>)));
+    unsigned scalars = 0;
+    for (int k = 0; k < N && contiguous; ++k) {
+        const int64_t step = walk.ndim == 0 ? 0 : walk.strides[k + 1][0];
+        if (c.in[k].dtype != kInDtypes[k]) contiguous = false;
+        else if (step == 0 && walk.ndim == 1) scalars |= 1u << k;
+        else if (walk.ndim == 1 && step != static_cast<int64_t>(va_dtype_size(kInDtypes[k]))) contiguous = false;
+    }
+    if (contiguous) {
+        constexpr int G = static_cast<int>(
+            16 / std::max(sizeof(StoredT<Out>), widest_input<L>(std::make_index_sequence<N>())));
+        bool packed = reinterpret_cast<uintptr_t>(c.out->data) % (sizeof(StoredT<Out>) * G) == 0;
+        for (int k = 0; k < N; ++k)
+            if (!((scalars >> k) & 1u) &&
+                reinterpret_cast<uintptr_t>(ptrs.p[k]) % (va_dtype_size(kInDtypes[k]) * G) != 0)
+                packed = false;
+        auto *out = static_cast<StoredT<Out> *>(c.out->data);
+        if (packed)
+            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, G, L>,
+                                        tile_grid(c.n / G), kElementwiseThreads, c.stream, ptrs,
+                                        scalars, params, out, c.n));
+        else
+            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, 1, L>,
+                                        tile_grid(c.n), kElementwiseThreads, c.stream, ptrs, scalars,
+                                        params, out, c.n));
+        return VA_SUCCESS;
+    }
+    constexpr auto kernel = elementwise_general<Op, T, NP, L>;
+    VA_CUDA_CHECK(launch_kernel(c.device, kernel, resident_grid<kernel>(c.device, c.n, kElementwiseThreads),
+                                kElementwiseThreads, c.stream, ptrs, dtypes, params,
+                                static_cast<char *>(c.out->data), c.n, walk));
+    return VA_SUCCESS;
+}
+
+// The launcher a declaration instantiates: every compute type of its domain.
+template <typename Op, va_domain D, int NIN, int NP>
+va_status launch_elementwise(const ElementwiseCall &c) {
+    const va_status st = with_compute_type<D>(c.compute, [&](auto t) {
+        using T = decltype(t);
+        return launch_typed<Op, T, NP, typename InputsOf<Op, T, NIN>::type>(c);
+    });
+    if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
+    return st;
+}
+
+}  // namespace va

@@ -1,0 +1,174 @@
+// What a file of ops/ or user_ops/ includes to declare an operation: a functor
+// type and one macro that names it. The same file is read twice by the build:
+//  - compiled on its own, the macro instantiates the operation's kernels for
+//    every compute type of its domain and defines its launcher;
+//  - included into op_table.cu (VA_OP_TABLE defined), the macro adds the
+//    operation's row to the table (its va_op_info, with result dtypes derived
+//    from the functor's own types, and its launcher's address).
+// docs/adding-a-kernel.md is the tutorial.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "op_registry.cuh"
+#include "op_types.cuh"
+
+namespace va {
+
+// IEEE tests that stay exact without fast-math, on host and device.
+template <typename T>
+__host__ __device__ __forceinline__ bool is_nan(T x) {
+    if constexpr (std::is_floating_point<T>::value) return x != x;
+    else return false;
+}
+
+// Integer arithmetic that wraps like NumPy's, without signed-overflow UB.
+template <typename T>
+__host__ __device__ __forceinline__ T wrap_add(T x, T y) {
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+}
+template <typename T>
+__host__ __device__ __forceinline__ T wrap_sub(T x, T y) {
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+}
+template <typename T>
+__host__ __device__ __forceinline__ T wrap_mul(T x, T y) {
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
+}
+
+// The lowest and highest values of T (-inf and +inf for floats): the neutral
+// starting points of max and min.
+template <typename T>
+__host__ __device__ __forceinline__ T lowest() {
+    if constexpr (std::is_same<T, bool>::value) return false;
+    else if constexpr (std::is_floating_point<T>::value) return -HUGE_VAL;
+    else return std::is_same<T, int32_t>::value ? T(INT32_MIN) : T(INT64_MIN);
+}
+template <typename T>
+__host__ __device__ __forceinline__ T highest() {
+    if constexpr (std::is_same<T, bool>::value) return true;
+    else if constexpr (std::is_floating_point<T>::value) return HUGE_VAL;
+    else return std::is_same<T, int32_t>::value ? T(INT32_MAX) : T(INT64_MAX);
+}
+
+template <int Counter>
+struct OpRow;  // one specialisation per declaration, in op_table.cu
+
+// The row of an elementwise declaration: result dtypes and fixed inputs from
+// the functor's own types, for each compute type of its domain.
+template <typename Op, va_domain D, int NIN, int NP>
+OpEntry elementwise_row(const char *name, const char *args, const char *reference,
+                        const char *pyop, int ulp, const char *doc,
+                        va_status (*launch)(const ElementwiseCall &)) {
+    OpEntry e = {};
+    e.info = va_op_info{name, VA_KIND_ELEMENTWISE, NIN, NP, args, reference, pyop, doc, D, ulp, 1, {}, {}};
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
+    for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
+    auto fill = [&](auto t) {
+        using T = decltype(t);
+        using L = typename InputsOf<Op, T, NIN>::type;
+        e.info.result[DtypeOf<T>::value] = DtypeOf<typename OutOf<Op, T, NP, L>::type>::value;
+        return VA_SUCCESS;
+    };
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D>(static_cast<va_dtype>(t), fill);
+    // An input whose type does not follow the compute type is fixed.
+    using L32 = typename InputsOf<Op, int32_t, NIN>::type;
+    using L64 = typename InputsOf<Op, double, NIN>::type;
+    auto fixed = [&](auto index) {
+        constexpr int k = decltype(index)::value;
+        if constexpr (k < NIN) {
+            using A = typename TypeAt<k, L32>::type;
+            if (std::is_same<A, typename TypeAt<k, L64>::type>::value) e.info.fixed_input[k] = DtypeOf<A>::value;
+        }
+    };
+    fixed(std::integral_constant<int, 0>());
+    fixed(std::integral_constant<int, 1>());
+    fixed(std::integral_constant<int, 2>());
+    fixed(std::integral_constant<int, 3>());
+    e.elementwise = launch;
+    return e;
+}
+
+template <typename Op, va_domain D>
+OpEntry reduction_row(const char *name, const char *reference, const char *pyop, int has_identity,
+                      int ulp, const char *doc, va_status (*launch)(const ReduceCall &)) {
+    OpEntry e = {};
+    e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, D, ulp, has_identity, {}, {}};
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
+        e.info.result[t] = VA_DTYPE_COUNT;
+        e.accumulator[t] = VA_DTYPE_COUNT;
+    }
+    for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
+    auto fill = [&](auto t) {
+        using T = decltype(t);
+        e.info.result[DtypeOf<T>::value] = DtypeOf<ResultOf<D, T>>::value;
+        e.accumulator[DtypeOf<T>::value] = DtypeOf<AccOf<D, T>>::value;
+        return VA_SUCCESS;
+    };
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D>(static_cast<va_dtype>(t), fill);
+    e.reduce = launch;
+    return e;
+}
+
+}  // namespace va
+
+#ifdef VA_OP_TABLE
+
+#define VA_OP_ROW_(NAME, MAKE)                                                            \
+    namespace va {                                                                        \
+    template <>                                                                           \
+    struct OpRow<__COUNTER__> {                                                           \
+        static OpEntry make() { return MAKE; }                                            \
+    };                                                                                    \
+    }
+
+// An elementwise operation: NAME (a C identifier, also the Python name), its
+// functor, its argument names (the first NPARAMS are scalars, the rest arrays),
+// its domain (va_domain without the prefix: ALL, NUMBER, FLOAT, TRUE_DIVIDE),
+// its NumPy counterpart, the Python operator it provides ("" for none), how many
+// ULP it may differ from NumPy (0: bit-identical), and its description.
+#define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_elementwise(const ElementwiseCall &);                                \
+    } }                                                                                   \
+    VA_OP_ROW_(NAME, (elementwise_row<FUNCTOR, VA_DOMAIN_##DOMAIN,                        \
+                                      ::va::count_args(ARGS) - (NPARAMS), (NPARAMS)>(     \
+                          #NAME, ARGS, REFERENCE, PYOP, ULP, DOC, &entries::NAME##_elementwise)))
+
+// A reduction over all elements: NAME, its combine functor (with a static
+// template neutral<A>()), its domain (SUM: bool and integers into int64; SAME),
+// its NumPy counterpart, its Python operator (""), whether an empty input has an
+// answer (0 for max and min: NumPy raises), ULP, and its description.
+#define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_reduce(const ReduceCall &);                                          \
+    } }                                                                                   \
+    VA_OP_ROW_(NAME, (reduction_row<FUNCTOR, VA_DOMAIN_##DOMAIN>(#NAME, REFERENCE, "",      \
+                                                                HAS_IDENTITY, ULP, DOC,   \
+                                                                &entries::NAME##_reduce)))
+
+#else  // the operation's own translation unit: its kernels
+
+#include "reduce_kernels.cuh"
+
+#define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_elementwise(const ElementwiseCall &call) {                           \
+        return launch_elementwise<FUNCTOR, VA_DOMAIN_##DOMAIN,                            \
+                                  ::va::count_args(ARGS) - (NPARAMS), (NPARAMS)>(call);   \
+    }                                                                                     \
+    } }
+
+#define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_reduce(const ReduceCall &call) {                                     \
+        return launch_reduction<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                       \
+    }                                                                                     \
+    } }
+
+#endif

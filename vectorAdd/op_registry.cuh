@@ -1,0 +1,71 @@
+// The operation table's internal side: what each declaration provides to the
+// library (its va_op_info and the launchers its kernels were instantiated in),
+// and the arguments those launchers take.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "vectorAdd.h"
+
+namespace va {
+
+// Scratch of one stream's reductions: the blocks' partials and the counter that
+// finds the last block (zero between reductions: the last block resets it).
+constexpr int kMaxBlocks = 4096;
+constexpr size_t kReduceScratchBytes = kMaxBlocks * sizeof(int64_t) + 64;
+struct ReduceScratch {
+    void *partials = nullptr;
+    unsigned int *counter = nullptr;
+};
+
+// One elementwise call, arguments checked: views of one shape, n elements.
+struct ElementwiseCall {
+    int device;
+    cudaStream_t stream;
+    int nin;
+    const va_array *in;
+    const double *params;
+    const va_array *out;  // the op's result dtype
+    int64_t n;
+    va_dtype compute;
+};
+
+// One reduction over n > 0 elements of `a`, written to device-visible `result`
+// in the op's result dtype, or in its accumulator dtype when `to_accumulator`
+// (partial results that a second pass combines).
+struct ReduceCall {
+    int device;
+    cudaStream_t stream;
+    const va_array *a;
+    int64_t n;
+    ReduceScratch scratch;
+    void *result;
+    bool to_accumulator;
+};
+
+// A user kernel's launch over device views.
+struct RawCall {
+    int device;
+    cudaStream_t stream;
+    int nin;
+    const va_array *in;
+    const double *params;
+    const va_array *out;
+    int64_t grid;
+    int32_t block;
+};
+
+struct OpEntry {
+    va_op_info info;
+    va_status (*elementwise)(const ElementwiseCall &);
+    va_status (*reduce)(const ReduceCall &);
+    va_status (*raw)(const RawCall &);
+    // Reductions: the accumulator dtype for each input dtype.
+    va_dtype accumulator[VA_DTYPE_COUNT];
+    int32_t default_block;  // raw kernels
+};
+
+// The entry of `op`, or nullptr when there is none.
+const OpEntry *op_entry(va_op op);
+
+}  // namespace va

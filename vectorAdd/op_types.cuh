@@ -1,0 +1,121 @@
+// Compile-time facts about operations: C++ types and their va_dtype, the input
+// types an operation reads for a compute type, its result type, and the domains
+// (which compute types an operation has loops for).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "vectorAdd.h"
+
+namespace va {
+
+template <typename T>
+struct DtypeOf;
+template <> struct DtypeOf<bool> { static constexpr va_dtype value = VA_BOOL; };
+template <> struct DtypeOf<int32_t> { static constexpr va_dtype value = VA_INT32; };
+template <> struct DtypeOf<int64_t> { static constexpr va_dtype value = VA_INT64; };
+template <> struct DtypeOf<float> { static constexpr va_dtype value = VA_FLOAT32; };
+template <> struct DtypeOf<double> { static constexpr va_dtype value = VA_FLOAT64; };
+
+// How an element of T lies in memory: bool as one byte that may hold any value
+// (NumPy's bool is 0 or 1, but a foreign buffer need not be), read as != 0.
+template <typename T> struct Stored { using type = T; };
+template <> struct Stored<bool> { using type = uint8_t; };
+template <typename T> using StoredT = typename Stored<T>::type;
+
+template <typename T>
+__host__ __device__ __forceinline__ T from_stored(StoredT<T> v) {
+    if constexpr (std::is_same<T, bool>::value) return v != 0;
+    else return v;
+}
+template <typename T>
+__host__ __device__ __forceinline__ StoredT<T> to_stored(T v) {
+    return static_cast<StoredT<T>>(v);
+}
+
+// The compute types an operation of a domain has loops for.
+constexpr bool domain_has(va_domain domain, va_dtype t) {
+    switch (domain) {
+        case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME:
+            return t == VA_BOOL || t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
+        case VA_DOMAIN_NUMBER:
+            return t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
+        case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
+            return t == VA_FLOAT32 || t == VA_FLOAT64;
+        case VA_DOMAIN_MAX_ENUM: break;
+    }
+    return false;
+}
+
+// A list of input types.
+template <typename... A>
+struct Inputs {
+    static constexpr int size = sizeof...(A);
+};
+
+template <int I, typename L> struct TypeAt;
+template <typename A, typename... R> struct TypeAt<0, Inputs<A, R...>> { using type = A; };
+template <int I, typename A, typename... R>
+struct TypeAt<I, Inputs<A, R...>> { using type = typename TypeAt<I - 1, Inputs<R...>>::type; };
+
+template <typename T, size_t> using Always = T;
+template <typename T, size_t... I>
+Inputs<Always<T, I>...> repeat_inputs(std::index_sequence<I...>);
+
+// What an operation reads for compute type T: Op::inputs<T> where it declares
+// one (where: Inputs<bool, T, T>), else N inputs of T.
+template <typename Op, typename T, int N, typename = void>
+struct InputsOf {
+    using type = decltype(repeat_inputs<T>(std::make_index_sequence<N>()));
+};
+template <typename Op, typename T, int N>
+struct InputsOf<Op, T, N, std::void_t<typename Op::template inputs<T>>> {
+    using type = typename Op::template inputs<T>;
+    static_assert(type::size == N, "inputs<T> must list every array input");
+};
+
+// The result type of an elementwise operation: what its functor returns when
+// called with NP parameters of T and its inputs.
+template <typename Op, typename T, int NP, typename L> struct OutOf;
+template <typename Op, typename T, int NP, typename... A>
+struct OutOf<Op, T, NP, Inputs<A...>> {
+    template <size_t... P>
+    static auto call(std::index_sequence<P...>)
+        -> decltype(std::declval<const Op &>()(std::declval<Always<T, P>>()..., std::declval<A>()...));
+    using type = decltype(call(std::make_index_sequence<NP>()));
+};
+
+// Reductions: the accumulator and result types of a domain.
+template <va_domain D, typename T>
+using AccOf = typename std::conditional<
+    D == VA_DOMAIN_SUM,
+    typename std::conditional<std::is_floating_point<T>::value, double, int64_t>::type, T>::type;
+template <va_domain D, typename T>
+using ResultOf = typename std::conditional<
+    D == VA_DOMAIN_SUM,
+    typename std::conditional<std::is_floating_point<T>::value, T, int64_t>::type, T>::type;
+
+// Names in a declaration's argument list ("alpha,x,y" has three).
+constexpr int count_args(const char *s) {
+    int n = 1;
+    for (; *s != '\0'; ++s) n += (*s == ',');
+    return n;
+}
+
+// Calls fn(T{}) for the C++ type of `dtype` when the domain has it.
+template <va_domain D, typename Fn>
+va_status with_compute_type(va_dtype dtype, Fn &&fn) {
+    switch (dtype) {
+        case VA_BOOL: if constexpr (domain_has(D, VA_BOOL)) return fn(bool{}); break;
+        case VA_INT32: if constexpr (domain_has(D, VA_INT32)) return fn(int32_t{}); break;
+        case VA_INT64: if constexpr (domain_has(D, VA_INT64)) return fn(int64_t{}); break;
+        case VA_FLOAT32: if constexpr (domain_has(D, VA_FLOAT32)) return fn(float{}); break;
+        case VA_FLOAT64: if constexpr (domain_has(D, VA_FLOAT64)) return fn(double{}); break;
+        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
+    }
+    return VA_ERROR_UNSUPPORTED_DTYPE;
+}
+
+}  // namespace va

@@ -1,0 +1,191 @@
+// The kernels of a reduction, instantiated for its combine functor (a type) and
+// each input type: one launch, a warp-shuffle tree in each block, and the last
+// block to finish combining the blocks' partials, its result written straight
+// to where the caller wants it (pinned host memory, or device memory).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "elementwise_kernels.cuh"
+
+namespace va {
+
+constexpr int kReduceThreads = 256;
+
+template <typename A>
+__device__ __forceinline__ A shuffle_down(A v, int offset) {
+    if constexpr (sizeof(A) < 4) return static_cast<A>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
+    else return __shfl_down_sync(0xffffffffu, v, offset);
+}
+
+// Another block's partial, read past the (possibly stale) L1.
+template <typename A>
+__device__ __forceinline__ A load_partial(const A *p) {
+    if constexpr (sizeof(A) < 4) return static_cast<A>(*reinterpret_cast<const volatile A *>(p));
+    else return __ldcg(p);
+}
+
+template <typename Op, typename Acc>
+__device__ Acc block_reduce(Acc v) {
+    const Op op{};
+    __shared__ Acc warp_partials[kReduceThreads / 32];
+    for (int offset = 16; offset > 0; offset >>= 1) v = op(v, shuffle_down(v, offset));
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) warp_partials[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = (lane < kReduceThreads / 32) ? warp_partials[lane] : Op::template neutral<Acc>();
+        for (int offset = 16; offset > 0; offset >>= 1) v = op(v, shuffle_down(v, offset));
+    }
+    __syncthreads();  // warp_partials may be reused by the caller's next reduction
+    return v;
+}
+
+// Where a strided reduction finds element i: one stride (a 1-d view such as a
+// trace's diagonal), or an n-d walk. Contiguous ones take neither (kernel
+// parameters stay small: a Walk is over 1 KB).
+struct ContiguousLayout {};
+struct Stride1 {
+    int64_t bytes;
+};
+__device__ __forceinline__ int64_t element_offset(const Stride1 &s, int64_t i) { return i * s.bytes; }
+__device__ __forceinline__ int64_t element_offset(const Walk &w, int64_t i) { return walk_offset(w, 0, i); }
+
+// G > 0: contiguous, read in packs of G; G == 0: strided, found with `layout`.
+template <typename Op, typename T, typename Acc, int G, typename Out, typename Layout>
+__global__ void __launch_bounds__(kReduceThreads)
+reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *partials,
+              unsigned int *counter, Out *result) {
+    follow_previous_grid();
+    const Op op{};
+    using S = StoredT<T>;
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    Acc acc = Op::template neutral<Acc>();
+    if constexpr (G > 0) {
+        // Each block reduces its own contiguous run of `span` packs (a multiple of
+        // kReduceThreads * 4), four packs in flight per thread, one accumulator
+        // per pack so the combines of one iteration don't wait on each other.
+        const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
+        const auto *elems = reinterpret_cast<const S *>(data);
+        const int64_t groups = n / G;
+        const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
+        const int64_t end = begin + span < groups ? begin + span : groups;
+        constexpr int U = 4;
+        Acc lane_acc[U];
+#pragma unroll
+        for (int k = 0; k < U; ++k) lane_acc[k] = Op::template neutral<Acc>();
+        for (int64_t base = begin + threadIdx.x; base < end; base += kReduceThreads * U) {
+            Pack<S, G> p[U];
+#pragma unroll
+            for (int k = 0; k < U; ++k)
+                if (base + k * kReduceThreads < end) p[k] = packs[base + k * kReduceThreads];
+#pragma unroll
+            for (int k = 0; k < U; ++k)
+                if (base + k * kReduceThreads < end)
+#pragma unroll
+                    for (int j = 0; j < G; ++j)
+                        lane_acc[k] = op(lane_acc[k], static_cast<Acc>(from_stored<T>(p[k].v[j])));
+        }
+#pragma unroll
+        for (int k = 0; k < U; ++k) acc = op(acc, lane_acc[k]);
+        if (blockIdx.x == gridDim.x - 1)
+            for (int64_t i = groups * G + threadIdx.x; i < n; i += kReduceThreads)
+                acc = op(acc, static_cast<Acc>(from_stored<T>(elems[i])));
+    } else {
+        for (int64_t i = tid; i < n; i += nthreads)
+            acc = op(acc, static_cast<Acc>(from_stored<T>(
+                              *reinterpret_cast<const S *>(data + element_offset(layout, i)))));
+    }
+    acc = block_reduce<Op>(acc);
+    if (gridDim.x == 1) {  // small inputs: no partials, no ticket
+        if (threadIdx.x == 0) *result = static_cast<Out>(acc);
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        __threadfence();  // the partial is visible before the ticket is taken
+        last = (atomicAdd(counter, 1u) == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (!last) return;
+    Acc total = Op::template neutral<Acc>();
+    for (int i = threadIdx.x; i < static_cast<int>(gridDim.x); i += kReduceThreads)
+        total = op(total, load_partial(&partials[i]));
+    total = block_reduce<Op>(total);
+    if (threadIdx.x == 0) {
+        *result = static_cast<Out>(total);
+        *counter = 0;
+    }
+}
+
+// A contiguous reduction over `groups` packs of G: one even wave of blocks, each
+// over a contiguous run, so no ragged last wave (bench/NOTES.md, change 8).
+template <typename Op, typename T, typename Acc, int G, typename Out>
+va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *result) {
+    constexpr auto kernel = reduce_kernel<Op, T, Acc, G, Out, ContiguousLayout>;
+    const int64_t step = static_cast<int64_t>(kReduceThreads) * 4;
+    const int64_t wave = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
+    const int64_t blocks = std::max<int64_t>(
+        1, std::min<int64_t>({(groups + step - 1) / step, wave, static_cast<int64_t>(kMaxBlocks)}));
+    // Runs are whole multiples of `step` (at least one, also for fewer packs than
+    // that: the last block takes the elements after the last whole pack).
+    const int64_t span = std::max<int64_t>(step, ((groups + blocks - 1) / blocks + step - 1) / step * step);
+    const int64_t grid = std::max<int64_t>(1, (groups + span - 1) / span);
+    VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream,
+                                static_cast<const char *>(c.a->data), c.n, span, ContiguousLayout(),
+                                static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result));
+    return VA_SUCCESS;
+}
+
+template <typename Op, typename T, typename Acc, typename Out>
+va_status launch_reduce_to(const ReduceCall &c, Out *result) {
+    const va_array *views[1] = {c.a};
+    Walk walk;
+    make_walk(views, 1, &walk);
+    using S = StoredT<T>;
+    constexpr int G = static_cast<int>(16 / sizeof(S));
+    const bool contiguous = walk.ndim == 0 ||
+                            (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(S)));
+    const char *data = static_cast<const char *>(c.a->data);
+    auto *partials = static_cast<Acc *>(c.scratch.partials);
+    if (contiguous) {
+        if (reinterpret_cast<uintptr_t>(data) % (sizeof(S) * G) == 0)
+            return launch_contiguous_reduce<Op, T, Acc, G, Out>(c, c.n / G, result);
+        return launch_contiguous_reduce<Op, T, Acc, 1, Out>(c, c.n, result);
+    }
+    // Strided reads (a trace's diagonal) are latency-bound: one element a thread
+    // while that fills the GPU, so every read is in flight at once.
+    const int64_t per_block = c.n <= static_cast<int64_t>(kReduceThreads) * kMaxBlocks ? kReduceThreads : kReduceThreads * 4;
+    const int64_t cap = std::min<int64_t>(kMaxBlocks, static_cast<int64_t>(multiprocessor_count(c.device)) * 16);
+    const unsigned blocks = static_cast<unsigned>(
+        std::max<int64_t>(1, std::min<int64_t>((c.n + per_block - 1) / per_block, cap)));
+    if (walk.ndim == 1)
+        VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Stride1>, blocks,
+                                    kReduceThreads, c.stream, data, c.n, int64_t(0),
+                                    Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result));
+    else
+        VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Walk>, blocks,
+                                    kReduceThreads, c.stream, data, c.n, int64_t(0), walk, partials,
+                                    c.scratch.counter, result));
+    return VA_SUCCESS;
+}
+
+// The launcher a reduction's declaration instantiates: every input type of its domain.
+template <typename Op, va_domain D>
+va_status launch_reduction(const ReduceCall &c) {
+    const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
+        using T = decltype(t);
+        using Acc = AccOf<D, T>;
+        using R = ResultOf<D, T>;
+        if (c.to_accumulator) return launch_reduce_to<Op, T, Acc>(c, static_cast<Acc *>(c.result));
+        return launch_reduce_to<Op, T, Acc>(c, reinterpret_cast<StoredT<R> *>(c.result));
+    });
+    if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
+    return st;
+}
+
+}  // namespace va
