@@ -388,6 +388,7 @@ PyObject *binary_objects(va_op op, PyObject *a_obj, PyObject *b_obj, PyObject *o
             device_out = (DeviceArrayObject *)imported;
         }
     }
+    if (devicearray_check_writable(out_obj, device_out) < 0) goto done;
     dtype = operand_result_dtype(op, &a, &b);
 
     if (a.device != NULL || b.device != NULL || device_out != NULL) {
