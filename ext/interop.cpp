@@ -791,6 +791,12 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
             return NULL;
         }
     }
+    /* A legacy capsule cannot say "read-only": its consumer would write. */
+    if (self->readonly && !versioned && values[3] != Py_True) {
+        PyErr_SetString(PyExc_BufferError, "a read-only DeviceArray is exported only as a versioned "
+                        "capsule (max_version >= (1, 0)) or with copy=True");
+        return NULL;
+    }
     /* The consumer's stream waits for our work; -1 asks for no ordering. */
     long long stream = 1;
     if (values[0] != NULL && values[0] != Py_None) {
@@ -804,12 +810,6 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
         if (st != VA_SUCCESS) {
             return raise_status(st);
         }
-    }
-    /* A legacy capsule cannot say "read-only": its consumer would write. */
-    if (self->readonly && !versioned && values[3] != Py_True) {
-        PyErr_SetString(PyExc_BufferError, "a read-only DeviceArray is exported only as a versioned "
-                        "capsule (max_version >= (1, 0)) or with copy=True");
-        return NULL;
     }
     int copied = 0;
     if (values[3] == Py_True) {
