@@ -5,6 +5,15 @@
 
 #include "common.h"
 
+/* `s` (a str) is exactly the ASCII string `name`: every character compared,
+ * an embedded NUL included; a str that UTF-8 cannot encode (a lone
+ * surrogate) is simply not equal. */
+static int str_equals(PyObject *s, const char *name)
+{
+    /* Compares lengths as well as characters, and never raises. */
+    return PyUnicode_CompareWithASCIIString(s, name) == 0;
+}
+
 int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, const char *const *names, int nnames,
                     int required, int max_positional, PyObject **values)
@@ -23,25 +32,20 @@ int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t k = 0; k < nkw; ++k) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        const char *name = PyUnicode_AsUTF8(key);
-        if (name == NULL) {
-            return -1;
-        }
         int found = -1;
         for (int i = 0; i < nnames; ++i) {
-            if (strcmp(name, names[i]) == 0) {
+            if (str_equals(key, names[i])) {
                 found = i;
                 break;
             }
         }
         if (found < 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
-                         fname, name);
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", fname, key);
             return -1;
         }
         if (values[found] != NULL) {
             PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
-                         fname, name);
+                         fname, names[found]);
             return -1;
         }
         values[found] = args[nargs + k];
@@ -67,21 +71,17 @@ int parse_where(PyObject *value, Where *where)
                      Py_TYPE(value)->tp_name);
         return -1;
     }
-    const char *s = PyUnicode_AsUTF8(value);
-    if (s == NULL) {
-        return -1;
-    }
-    if (strcmp(s, "auto") == 0) {
+    if (str_equals(value, "auto")) {
         *where = WHERE_AUTO;
     }
-    else if (strcmp(s, "cpu") == 0) {
+    else if (str_equals(value, "cpu")) {
         *where = WHERE_CPU;
     }
-    else if (strcmp(s, "cuda") == 0 || strcmp(s, "gpu") == 0) { /* "gpu": a synonym users type */
+    else if (str_equals(value, "cuda") || str_equals(value, "gpu")) { /* "gpu": a synonym users type */
         *where = WHERE_CUDA;
     }
     else {
-        PyErr_Format(PyExc_ValueError, "device must be 'auto', 'cpu' or 'cuda', not '%s'", s);
+        PyErr_Format(PyExc_ValueError, "device must be 'auto', 'cpu' or 'cuda', not %R", value);
         return -1;
     }
     return 0;

@@ -6,6 +6,9 @@
 #include <Python.h>
 
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+/* NumPy 2 or newer at run time (import_array refuses 1.x): the GPU path
+ * promotes as NumPy 2 does, and NumPy 1's promotion would disagree with it. */
+#define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #define PY_ARRAY_UNIQUE_SYMBOL myModule_ARRAY_API
 #ifndef MYMODULE_IMPORT_ARRAY
 #define NO_IMPORT_ARRAY
@@ -54,6 +57,7 @@ typedef struct {
     size_t allocation_bytes;
     int device;
     int managed;           /* allocation is CUDA managed memory */
+    int readonly;          /* a view the producer marked read-only (CAI data[1], DLPack flag) */
     va_dtype dtype;
     int ndim;
     int64_t shape[VA_MAX_NDIM];
@@ -89,6 +93,9 @@ void devicearray_describe(const DeviceArrayObject *self, va_array *view);
  * full synchronisation). */
 void devicearray_sweep_releases(int everything_done);
 int devicearray_is_c_contiguous(const DeviceArrayObject *self);
+/* 0 when `out` (the DeviceArray taken from the user's `out_obj`) may be
+ * written; -1 with ValueError, as NumPy words it, for a read-only view. */
+int devicearray_check_writable(PyObject *out_obj, DeviceArrayObject *out);
 
 /* ---- hostmem.cpp ---- */
 /* A C-contiguous NumPy array in pinned memory from the library's cache (plain

@@ -37,6 +37,15 @@ int devicearray_is_c_contiguous(const DeviceArrayObject *self)
     return 1;
 }
 
+int devicearray_check_writable(PyObject *, DeviceArrayObject *out)
+{
+    if (out != NULL && out->readonly) {
+        PyErr_SetString(PyExc_ValueError, "output array is read-only");
+        return -1;
+    }
+    return 0;
+}
+
 static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, const int64_t *shape)
 {
     if (ndim < 0 || ndim > VA_MAX_NDIM) {
@@ -254,9 +263,31 @@ static void release_owner_later(PyObject *owner, int device)
     ++pending_count;
 }
 
+/* The owner may hold this view (a producer that keeps `asarray(self)` as an
+ * attribute): the collector must see the reference to break the cycle. */
+static int devicearray_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(((DeviceArrayObject *)op)->owner);
+    return 0;
+}
+
+/* Only the collector calls this, for a view in a cycle of garbage: no one can
+ * queue more work on it, but queued work may still read the owner's memory. */
+static int devicearray_clear(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *owner = self->owner;
+    if (owner != NULL) {
+        self->owner = NULL;
+        release_owner_later(owner, self->device);
+    }
+    return 0;
+}
+
 static void devicearray_dealloc(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject_GC_UnTrack(op);
     if (self->weakreflist != NULL) {
         PyObject_ClearWeakRefs(op);
     }
@@ -482,7 +513,9 @@ int devicearray_init(PyObject *module, richcmpfunc richcompare)
     }
     DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
     DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
-    DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT;
+    DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+    DeviceArray_Type.tp_traverse = devicearray_traverse;
+    DeviceArray_Type.tp_clear = devicearray_clear;
     DeviceArray_Type.tp_doc =
         "An n-d array in GPU memory. Made by to_device(), asarray(), from_dlpack() and the\n"
         "operations on GPU data; get() or numpy.asarray() copies it to the host.";

@@ -8,9 +8,10 @@
 
 enum { DLPACK_DEVICE_CPU = 1, DLPACK_DEVICE_CUDA = 2, DLPACK_DEVICE_CUDA_HOST = 3,
        DLPACK_DEVICE_CUDA_MANAGED = 13 };
-enum { DLPACK_CODE_INT = 0, DLPACK_CODE_UINT = 1, DLPACK_CODE_FLOAT = 2 };
+enum { DLPACK_CODE_INT = 0, DLPACK_CODE_UINT = 1, DLPACK_CODE_FLOAT = 2, DLPACK_CODE_BOOL = 6 };
 #define DLPACK_FLAG_READ_ONLY (UINT64_C(1) << 0)
 #define DLPACK_FLAG_IS_COPIED (UINT64_C(1) << 1)
+#define DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED (UINT64_C(1) << 2)
 
 typedef struct { uint32_t major; uint32_t minor; } DLPackVersionABI;
 typedef struct { int32_t device_type; int32_t device_id; } DLDeviceABI;

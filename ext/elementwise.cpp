@@ -526,6 +526,9 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
             device_out = (DeviceArrayObject *)imported;
         }
     }
+    if (devicearray_check_writable(out_obj, device_out) < 0) {
+        goto done;
+    }
     on_device = device_out != NULL;
     for (int k = 0; k < c.nin; ++k) {
         on_device |= c.in[k].device != NULL;

@@ -1,5 +1,6 @@
 /* Zero-copy exchange with other GPU libraries: __cuda_array_interface__ (v2/v3)
  * and DLPack, both ways, with the stream ordering each protocol asks for. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,41 +26,148 @@ static PyObject *library_stream_int(int device)
     return PyLong_FromVoidPtr(stream);
 }
 
+/* typestr must be a str, as NumPy's __array_interface__ asks; a subclass is
+ * copied into an exact str first, so that no method of the user's runs
+ * inside NumPy's conversion. */
 static int dtype_from_typestr(PyObject *typestr, va_dtype *dtype)
 {
+    PyObject *exact = NULL;
     PyArray_Descr *descr = NULL;
-    if (!PyArray_DescrConverter(typestr, &descr)) {
+    int rc = -1;
+    if (!PyUnicode_Check(typestr)) {
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ typestr must be a str, not %.100s",
+                     Py_TYPE(typestr)->tp_name);
         return -1;
     }
-    int ok = va_dtype_from_descr(descr, dtype) == 0 && PyArray_ISNBO(descr->byteorder);
-    if (!ok) {
-        raise_unsupported_dtype((PyObject *)descr);
+    exact = PyUnicode_FromObject(typestr);
+    if (exact == NULL || !PyArray_DescrConverter(exact, &descr)) {
+        goto fail;
     }
-    Py_DECREF(descr);
-    return ok ? 0 : -1;
+    if (va_dtype_from_descr(descr, dtype) < 0 || !PyArray_ISNBO(descr->byteorder)) {
+        raise_unsupported_dtype((PyObject *)descr);
+        goto fail;
+    }
+    rc = 0;
+fail:
+    Py_XDECREF(descr);
+    Py_XDECREF(exact);
+    return rc;
 }
 
+/* shape or strides: a tuple (or list) of ints. The items are read from a tuple
+ * copy, so an item's __index__ cannot change what the loop walks. */
 static int int64_sequence(PyObject *seq, const char *what, int64_t *values, int *n)
 {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL) {
+    PyObject *copy = NULL;
+    int rc = -1;
+    if (!PyTuple_Check(seq) && !PyList_Check(seq)) {
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ %s must be a tuple, not %.100s",
+                     what, Py_TYPE(seq)->tp_name);
         return -1;
     }
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > VA_MAX_NDIM) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported", VA_MAX_NDIM);
+    copy = PySequence_Tuple(seq);
+    if (copy == NULL) {
         return -1;
+    }
+    Py_ssize_t len = PyTuple_GET_SIZE(copy);
+    if (len > VA_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported", VA_MAX_NDIM);
+        goto fail;
     }
     for (Py_ssize_t i = 0; i < len; ++i) {
-        values[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        PyObject *item = PyTuple_GET_ITEM(copy, i);
+        if (PyFloat_Check(item) || !PyIndex_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ %s must hold integers, not %.100s",
+                         what, Py_TYPE(item)->tp_name);
+            goto fail;
+        }
+        values[i] = PyLong_AsLongLong(item);
         if (values[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
+            if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Format(PyExc_ValueError, "__cuda_array_interface__ %s does not fit in int64",
+                             what);
+            }
+            goto fail;
         }
     }
     *n = (int)len;
-    Py_DECREF(fast);
+    rc = 0;
+fail:
+    Py_DECREF(copy);
+    return rc;
+}
+
+/* The checks NumPy makes of a shape, and those the GPU needs of a layout, made
+ * before any CUDA call: no negative dimension, a size in bytes and every
+ * element's offset that fit in int64, byte strides that are multiples of the
+ * item size, an aligned data pointer, and no NULL pointer with elements. */
+static int check_layout(const char *protocol, const void *ptr, int ndim, const int64_t *shape,
+                        const int64_t *strides, int64_t itemsize, int64_t *count_out)
+{
+    int64_t count = 1, bytes = itemsize, low = 0, high = 0;
+    for (int d = 0; d < ndim; ++d) {
+        if (shape[d] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: negative dimensions are not allowed", protocol);
+            return -1;
+        }
+        /* Zero-size arrays too: no dimension product may overflow. */
+        if (__builtin_mul_overflow(bytes, shape[d] > 0 ? shape[d] : 1, &bytes)) {
+            PyErr_Format(PyExc_ValueError, "%s: array is too big (the size in bytes overflows int64)",
+                         protocol);
+            return -1;
+        }
+        count *= shape[d];
+    }
+    for (int d = 0; d < ndim; ++d) {
+        if (strides[d] % itemsize != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: stride %lld of dimension %d is not a multiple of the item size %lld",
+                         protocol, (long long)strides[d], d, (long long)itemsize);
+            return -1;
+        }
+        int64_t reach = 0;
+        if (count > 0 && (__builtin_mul_overflow(strides[d], shape[d] - 1, &reach) ||
+                          __builtin_add_overflow(reach < 0 ? low : high, reach,
+                                                 reach < 0 ? &low : &high))) {
+            PyErr_Format(PyExc_ValueError, "%s: strides reach past the int64 range", protocol);
+            return -1;
+        }
+    }
+    if (count > 0) {
+        if (ptr == NULL) {
+            PyErr_Format(PyExc_ValueError, "%s: NULL data pointer for %lld elements", protocol,
+                         (long long)count);
+            return -1;
+        }
+        uintptr_t p = (uintptr_t)ptr;
+        if (p < (uintptr_t)(-(low + 1)) + 1 || p + (uintptr_t)high < p ||
+            p + (uintptr_t)high > UINTPTR_MAX - (uintptr_t)itemsize) {
+            PyErr_Format(PyExc_ValueError, "%s: the elements lie outside the address space", protocol);
+            return -1;
+        }
+        if (p % (uintptr_t)itemsize != 0) {
+            PyErr_Format(PyExc_ValueError, "%s: GPU arrays must be aligned to their element size",
+                         protocol);
+            return -1;
+        }
+    }
+    *count_out = count;
+    return 0;
+}
+
+/* A new reference to cai[key], NULL when absent (-1 on a lookup error). */
+static int cai_item(PyObject *cai, const char *key, PyObject **value)
+{
+    PyObject *name = PyUnicode_InternFromString(key);
+    if (name == NULL) {
+        return -1;
+    }
+    *value = PyDict_GetItemWithError(cai, name);
+    Py_DECREF(name);
+    if (*value == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_INCREF(*value);
     return 0;
 }
 
@@ -83,92 +191,125 @@ static int owning_device(void *ptr, int64_t count, int *device)
 
 /* ---- import: __cuda_array_interface__ ---- */
 
+/* Every item is held by a strong reference and everything is read and checked
+ * before the first CUDA call: the items' conversions run user code, which may
+ * change or empty the dict. */
 static PyObject *import_cai(PyObject *obj, PyObject *cai)
 {
+    PyObject *shape_obj = NULL, *typestr = NULL, *data = NULL, *strides_obj = NULL,
+             *stream_obj = NULL, *mask = NULL, *result = NULL;
+    DeviceArrayObject *view = NULL;
+    va_dtype dtype;
+    int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
+    int ndim = 0, nstrides = 0, readonly = 0, device = 0;
+    int64_t count = 0, itemsize = 0;
+    long long stream = 0;
+    void *ptr = NULL;
     if (!PyDict_Check(cai)) {
-        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ must be a dict, not %.100s",
+                     Py_TYPE(cai)->tp_name);
         return NULL;
     }
-    PyObject *shape_obj = PyDict_GetItemString(cai, "shape");
-    PyObject *typestr = PyDict_GetItemString(cai, "typestr");
-    PyObject *data = PyDict_GetItemString(cai, "data");
-    PyObject *strides_obj = PyDict_GetItemString(cai, "strides");
-    PyObject *stream_obj = PyDict_GetItemString(cai, "stream");
-    PyObject *mask = PyDict_GetItemString(cai, "mask");
-    if (shape_obj == NULL || typestr == NULL || data == NULL || !PyTuple_Check(data) ||
-        PyTuple_GET_SIZE(data) != 2) {
-        PyErr_SetString(PyExc_ValueError, "malformed __cuda_array_interface__ (shape, typestr, data)");
-        return NULL;
+    if (cai_item(cai, "shape", &shape_obj) < 0 || cai_item(cai, "typestr", &typestr) < 0 ||
+        cai_item(cai, "data", &data) < 0 || cai_item(cai, "strides", &strides_obj) < 0 ||
+        cai_item(cai, "stream", &stream_obj) < 0 || cai_item(cai, "mask", &mask) < 0) {
+        goto fail;
+    }
+    if (shape_obj == NULL || typestr == NULL || data == NULL) {
+        PyErr_Format(PyExc_ValueError, "__cuda_array_interface__ lacks the '%s' key",
+                     shape_obj == NULL ? "shape" : typestr == NULL ? "typestr" : "data");
+        goto fail;
     }
     if (mask != NULL && mask != Py_None) {
         PyErr_SetString(PyExc_ValueError, "masked arrays are not supported");
-        return NULL;
+        goto fail;
     }
-    va_dtype dtype;
-    if (dtype_from_typestr(typestr, &dtype) < 0) {
-        return NULL;
+    if (dtype_from_typestr(typestr, &dtype) < 0 ||
+        int64_sequence(shape_obj, "shape", shape, &ndim) < 0) {
+        goto fail;
     }
-    int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
-    int ndim = 0, nstrides = 0;
-    if (int64_sequence(shape_obj, "shape must be a tuple", shape, &ndim) < 0) {
-        return NULL;
-    }
-    int64_t count = 1;
-    for (int d = 0; d < ndim; ++d) {
-        count *= shape[d];
-    }
+    itemsize = (int64_t)va_dtype_size(dtype);
     if (strides_obj != NULL && strides_obj != Py_None) {
-        if (int64_sequence(strides_obj, "strides must be a tuple", strides, &nstrides) < 0) {
-            return NULL;
+        if (int64_sequence(strides_obj, "strides", strides, &nstrides) < 0) {
+            goto fail;
         }
         if (nstrides != ndim) {
-            PyErr_SetString(PyExc_ValueError, "strides and shape differ in length");
-            return NULL;
+            PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ strides and shape differ in length");
+            goto fail;
         }
     }
     else {
-        int64_t step = (int64_t)va_dtype_size(dtype);
+        /* C order; checked first, so the products fit. */
+        int64_t step = itemsize;
         for (int d = ndim - 1; d >= 0; --d) {
             strides[d] = step;
-            step *= shape[d];
+            if (__builtin_mul_overflow(step, shape[d] > 0 ? shape[d] : 1, &step)) {
+                step = 0; /* refused below as too big */
+            }
         }
     }
-    void *ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ data must be a 2-tuple "
+                        "(pointer, read-only flag)");
+        goto fail;
+    }
+    if (!PyLong_Check(PyTuple_GET_ITEM(data, 0))) {
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ data pointer must be an int, not %.100s",
+                     Py_TYPE(PyTuple_GET_ITEM(data, 0))->tp_name);
+        goto fail;
+    }
+    ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
     if (ptr == NULL && PyErr_Occurred()) {
-        return NULL;
+        goto fail;
     }
-    if (count > 0 && ((uintptr_t)ptr % va_dtype_size(dtype)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "GPU arrays must be aligned to their element size");
-        return NULL;
+    if ((readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1))) < 0) {
+        goto fail;
     }
-    int device = 0;
+    if (stream_obj != NULL && stream_obj != Py_None) {
+        if (PyFloat_Check(stream_obj) || !PyIndex_Check(stream_obj)) {
+            PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ stream must be an int or None, "
+                         "not %.100s", Py_TYPE(stream_obj)->tp_name);
+            goto fail;
+        }
+        stream = PyLong_AsLongLong(stream_obj);
+        if (stream == -1 && PyErr_Occurred()) {
+            goto fail;
+        }
+        if (stream == 0) {
+            PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ stream 0 is not allowed");
+            goto fail;
+        }
+    }
+    if (check_layout("__cuda_array_interface__", ptr, ndim, shape, strides, itemsize, &count) < 0) {
+        goto fail;
+    }
+    /* The first CUDA call. */
     if (owning_device(ptr, count, &device) < 0) {
-        return NULL;
+        goto fail;
     }
     /* v3: the producer's work on `stream` must finish before we read. Without a
      * stream key (v2) the producer's work may still be queued on the legacy
      * default stream, which our non-blocking stream does not follow by itself. */
-    if (stream_obj == NULL && count > 0) {
-        va_status st = va_stream_wait_external(device, protocol_stream(1));
+    if (count > 0 && (stream_obj == NULL || stream_obj != Py_None)) {
+        va_status st = va_stream_wait_external(device, protocol_stream(stream_obj == NULL ? 1 : stream));
         if (st != VA_SUCCESS) {
-            return raise_status(st);
+            raise_status(st);
+            goto fail;
         }
     }
-    if (stream_obj != NULL && stream_obj != Py_None && count > 0) {
-        long long s = PyLong_AsLongLong(stream_obj);
-        if (s == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (s == 0) {
-            PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ stream 0 is not allowed");
-            return NULL;
-        }
-        va_status st = va_stream_wait_external(device, protocol_stream(s));
-        if (st != VA_SUCCESS) {
-            return raise_status(st);
-        }
+    view = devicearray_view(ptr, device, dtype, ndim, shape, strides, obj);
+    if (view != NULL) {
+        view->readonly = readonly;
     }
-    return (PyObject *)devicearray_view(ptr, device, dtype, ndim, shape, strides, obj);
+    result = (PyObject *)view;
+fail:
+    Py_XDECREF(shape_obj);
+    Py_XDECREF(typestr);
+    Py_XDECREF(data);
+    Py_XDECREF(strides_obj);
+    Py_XDECREF(stream_obj);
+    Py_XDECREF(mask);
+    return result;
 }
 
 /* ---- import: DLPack ---- */
@@ -204,6 +345,7 @@ static int dtype_from_dlpack(DLDataTypeABI t, va_dtype *dtype)
     else if (t.lanes == 1 && t.code == DLPACK_CODE_INT && t.bits == 64) *dtype = VA_INT64;
     else if (t.lanes == 1 && t.code == DLPACK_CODE_FLOAT && t.bits == 32) *dtype = VA_FLOAT32;
     else if (t.lanes == 1 && t.code == DLPACK_CODE_FLOAT && t.bits == 64) *dtype = VA_FLOAT64;
+    else if (t.lanes == 1 && t.code == DLPACK_CODE_BOOL && t.bits == 8) *dtype = VA_BOOL;
     else {
         PyErr_Format(PyExc_TypeError,
                      "unsupported DLPack dtype (code %d, %d bits, %d lanes): myModule supports "
@@ -213,88 +355,217 @@ static int dtype_from_dlpack(DLDataTypeABI t, va_dtype *dtype)
     return 0;
 }
 
-static PyObject *view_of_dltensor(const DLTensorABI *t, PyObject *owner)
+/* The producer's tensor, checked before it is taken: on the GPU that
+ * __dlpack_device__ named, a supported dtype, and a layout check_layout
+ * accepts. `strides` receives byte strides. */
+static int check_dltensor(const DLTensorABI *t, int device, va_dtype *dtype, int64_t *strides)
 {
-    va_dtype dtype;
-    if (dtype_from_dlpack(t->dtype, &dtype) < 0) {
-        return NULL;
+    if (t->device.device_type != DLPACK_DEVICE_CUDA &&
+        t->device.device_type != DLPACK_DEVICE_CUDA_MANAGED) {
+        PyErr_Format(PyExc_BufferError,
+                     "the DLPack tensor is on device type %d: myModule takes CUDA (%d) and CUDA "
+                     "managed (%d) memory", (int)t->device.device_type, (int)DLPACK_DEVICE_CUDA,
+                     (int)DLPACK_DEVICE_CUDA_MANAGED);
+        return -1;
+    }
+    if (t->device.device_id != device) {
+        PyErr_Format(PyExc_BufferError,
+                     "the DLPack tensor is on GPU %d but __dlpack_device__ said GPU %d",
+                     (int)t->device.device_id, device);
+        return -1;
+    }
+    if (dtype_from_dlpack(t->dtype, dtype) < 0) {
+        return -1;
     }
     if (t->ndim < 0 || t->ndim > VA_MAX_NDIM) {
-        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported", VA_MAX_NDIM);
+        PyErr_Format(PyExc_ValueError, "DLPack: ndim %d; at most %d dimensions are supported",
+                     (int)t->ndim, VA_MAX_NDIM);
+        return -1;
+    }
+    if (t->ndim > 0 && t->shape == NULL) {
+        PyErr_SetString(PyExc_ValueError, "DLPack: NULL shape pointer");
+        return -1;
+    }
+    int64_t itemsize = (int64_t)va_dtype_size(*dtype), step = itemsize;
+    for (int d = t->ndim - 1; d >= 0; --d) {
+        if (t->strides == NULL) {
+            strides[d] = step;
+            if (__builtin_mul_overflow(step, t->shape[d] > 0 ? t->shape[d] : 1, &step)) {
+                step = 0; /* check_layout refuses the shape */
+            }
+        }
+        else if (__builtin_mul_overflow(t->strides[d], itemsize, &strides[d])) {
+            PyErr_SetString(PyExc_ValueError, "DLPack: a stride in bytes overflows int64");
+            return -1;
+        }
+    }
+    uintptr_t data = 0;
+    if (__builtin_add_overflow((uintptr_t)t->data, t->byte_offset, &data)) {
+        PyErr_SetString(PyExc_ValueError, "DLPack: data + byte_offset overflows the address space");
+        return -1;
+    }
+    int64_t count = 0;
+    return check_layout("DLPack", (const void *)data, t->ndim, t->shape, strides, itemsize, &count);
+}
+
+/* The versions and flags this module understands. */
+#define DLPACK_KNOWN_FLAGS \
+    (DLPACK_FLAG_READ_ONLY | DLPACK_FLAG_IS_COPIED | DLPACK_FLAG_IS_SUBBYTE_TYPE_PADDED)
+
+static int capsule_name_is(PyObject *capsule, const char *name)
+{
+    const char *have = PyCapsule_GetName(capsule);
+    return have != NULL && strcmp(have, name) == 0;
+}
+
+/* Takes the capsule `obj.__dlpack__` returned, once it is known to be good:
+ * until then the producer's capsule destructor still owns the tensor. */
+static PyObject *view_of_capsule(PyObject *capsule, int device, va_status stream_status)
+{
+    DLManagedTensorVersionedABI *tv = NULL;
+    DLManagedTensorABI *tl = NULL;
+    const DLTensorABI *tensor = NULL;
+    PyObject *owner = NULL;
+    DeviceArrayObject *view = NULL;
+    va_dtype dtype;
+    int64_t strides[VA_MAX_NDIM];
+    if (!PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_TypeError, "__dlpack__ must return a PyCapsule, not %.100s",
+                     Py_TYPE(capsule)->tp_name);
         return NULL;
     }
-    int64_t strides[VA_MAX_NDIM];
-    int64_t itemsize = (int64_t)va_dtype_size(dtype);
-    int64_t step = itemsize;
-    for (int d = t->ndim - 1; d >= 0; --d) {
-        strides[d] = t->strides != NULL ? t->strides[d] * itemsize : step;
-        step *= t->shape[d];
+    if (capsule_name_is(capsule, "dltensor_versioned")) {
+        tv = (DLManagedTensorVersionedABI *)PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        if (tv == NULL) {
+            return NULL;
+        }
+        if (tv->version.major != 1) {
+            PyErr_Format(PyExc_BufferError, "DLPack version %u.%u: this module reads 1.x",
+                         tv->version.major, tv->version.minor);
+            return NULL;
+        }
+        if ((tv->flags & ~(uint64_t)DLPACK_KNOWN_FLAGS) != 0) {
+            PyErr_Format(PyExc_BufferError, "DLPack flags 0x%llx hold bits this module does not know",
+                         (unsigned long long)tv->flags);
+            return NULL;
+        }
+        tensor = &tv->dl_tensor;
     }
-    char *data = (char *)t->data + t->byte_offset;
-    return (PyObject *)devicearray_view(data, t->device.device_id, dtype, t->ndim, t->shape,
-                                        strides, owner);
+    else if (capsule_name_is(capsule, "dltensor")) {
+        tl = (DLManagedTensorABI *)PyCapsule_GetPointer(capsule, "dltensor");
+        if (tl == NULL) {
+            return NULL;
+        }
+        tensor = &tl->dl_tensor;
+    }
+    else if (capsule_name_is(capsule, "used_dltensor") ||
+             capsule_name_is(capsule, "used_dltensor_versioned")) {
+        PyErr_SetString(PyExc_BufferError, "__dlpack__ returned a capsule that was already consumed");
+        return NULL;
+    }
+    else {
+        PyErr_SetString(PyExc_TypeError, "__dlpack__ returned a capsule that is not named "
+                        "'dltensor' or 'dltensor_versioned'");
+        return NULL;
+    }
+    if (check_dltensor(tensor, device, &dtype, strides) < 0) {
+        return NULL;
+    }
+    /* A good capsule, but no GPU to order work on: left to its producer. */
+    if (stream_status != VA_SUCCESS) {
+        return raise_status(stream_status);
+    }
+    if (tv != NULL) {
+        owner = PyCapsule_New(tv, "myModule.dlpack_owner_v", release_versioned_capsule);
+    }
+    else {
+        owner = PyCapsule_New(tl, "myModule.dlpack_owner", release_legacy_capsule);
+    }
+    if (owner == NULL) {
+        return NULL; /* not renamed: the producer's destructor still frees it */
+    }
+    PyCapsule_SetName(capsule, tv != NULL ? "used_dltensor_versioned" : "used_dltensor");
+    view = devicearray_view((char *)tensor->data + tensor->byte_offset, device, dtype,
+                            tensor->ndim, tensor->shape, strides, owner);
+    if (view != NULL) {
+        view->readonly = tv != NULL && (tv->flags & DLPACK_FLAG_READ_ONLY) != 0;
+    }
+    Py_DECREF(owner);
+    return (PyObject *)view;
 }
 
 static PyObject *import_dlpack(PyObject *obj, int device)
 {
-    PyObject *stream = library_stream_int(device);
-    if (stream == NULL) {
-        return NULL;
+    PyObject *stream = NULL, *args = NULL, *kwargs = NULL, *method = NULL, *capsule = NULL,
+             *result = NULL;
+    void *handle = NULL;
+    /* Without a GPU there is no work to order after (stream None): the capsule
+     * is still asked for and checked, so a malformed one is reported as such. */
+    va_status stream_status = va_stream(device, &handle);
+    if (stream_status == VA_SUCCESS) {
+        stream = PyLong_FromVoidPtr(handle);
     }
-    /* Ask for a versioned capsule; producers that predate it get the old call. */
-    PyObject *args = PyTuple_New(0);
-    PyObject *kwargs = Py_BuildValue("{s:O,s:(ii)}", "stream", stream, "max_version", 1, 1);
-    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
-    PyObject *capsule = NULL;
-    if (args != NULL && kwargs != NULL && method != NULL) {
-        capsule = PyObject_Call(method, args, kwargs);
-        if (capsule == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            PyDict_DelItemString(kwargs, "max_version");
-            capsule = PyObject_Call(method, args, kwargs);
-        }
-    }
-    Py_XDECREF(args);
-    Py_XDECREF(kwargs);
-    Py_XDECREF(method);
-    Py_DECREF(stream);
-    if (capsule == NULL) {
-        return NULL;
-    }
-    PyObject *result = NULL, *owner = NULL;
-    if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
-        DLManagedTensorVersionedABI *t =
-            (DLManagedTensorVersionedABI *)PyCapsule_GetPointer(capsule, "dltensor_versioned");
-        if (t->version.major > 1) {
-            PyErr_Format(PyExc_BufferError, "DLPack version %u is newer than this module knows",
-                         t->version.major);
-            goto done;
-        }
-        PyCapsule_SetName(capsule, "used_dltensor_versioned");
-        owner = PyCapsule_New(t, "myModule.dlpack_owner_v", release_versioned_capsule);
-        if (owner == NULL) {
-            if (t->deleter) t->deleter(t);
-            goto done;
-        }
-        result = view_of_dltensor(&t->dl_tensor, owner);
-    }
-    else if (PyCapsule_IsValid(capsule, "dltensor")) {
-        DLManagedTensorABI *t = (DLManagedTensorABI *)PyCapsule_GetPointer(capsule, "dltensor");
-        PyCapsule_SetName(capsule, "used_dltensor");
-        owner = PyCapsule_New(t, "myModule.dlpack_owner", release_legacy_capsule);
-        if (owner == NULL) {
-            if (t->deleter) t->deleter(t);
-            goto done;
-        }
-        result = view_of_dltensor(&t->dl_tensor, owner);
+    else if (stream_status == VA_ERROR_NO_DEVICE) {
+        Py_INCREF(Py_None);
+        stream = Py_None;
     }
     else {
-        PyErr_SetString(PyExc_TypeError, "__dlpack__ did not return a DLPack capsule");
+        return raise_status(stream_status);
     }
-done:
-    Py_XDECREF(owner);
-    Py_DECREF(capsule);
+    if (stream == NULL || (args = PyTuple_New(0)) == NULL ||
+        (kwargs = Py_BuildValue("{s:O,s:(ii)}", "stream", stream, "max_version", 1, 1)) == NULL ||
+        (method = PyObject_GetAttrString(obj, "__dlpack__")) == NULL) {
+        goto fail;
+    }
+    /* Ask for a versioned capsule; producers that predate it get the old call. */
+    capsule = PyObject_Call(method, args, kwargs);
+    if (capsule == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        if (PyDict_DelItemString(kwargs, "max_version") < 0) {
+            goto fail;
+        }
+        capsule = PyObject_Call(method, args, kwargs);
+    }
+    if (capsule != NULL) {
+        result = view_of_capsule(capsule, device, stream_status);
+    }
+fail:
+    Py_XDECREF(capsule);
+    Py_XDECREF(method);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(args);
+    Py_XDECREF(stream);
     return result;
+}
+
+/* (type, id) from a 2-tuple of ints: TypeError for anything else (a list, None). */
+static int int_pair(PyObject *pair, const char *what, int *first, int *second)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, not %.100s", what,
+                     Py_TYPE(pair)->tp_name);
+        return -1;
+    }
+    int *out[2] = {first, second};
+    for (int i = 0; i < 2; ++i) {
+        PyObject *item = PyTuple_GET_ITEM(pair, i);
+        if (PyFloat_Check(item) || !PyIndex_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, not one holding %.100s",
+                         what, Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(item, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (overflow != 0 || v < INT_MIN || v > INT_MAX) {
+            PyErr_Format(PyExc_OverflowError, "%s: a value does not fit in a C int", what);
+            return -1;
+        }
+        *out[i] = (int)v;
+    }
+    return 0;
 }
 
 /* (device_type, device_id) from __dlpack_device__, or -1 with an exception. */
@@ -304,9 +575,13 @@ static int dlpack_device_of(PyObject *obj, int *type, int *id)
     if (dev == NULL) {
         return -1;
     }
-    int ok = PyArg_ParseTuple(dev, "ii", type, id);
+    int rc = int_pair(dev, "__dlpack_device__()'s result", type, id);
     Py_DECREF(dev);
-    return ok ? 0 : -1;
+    if (rc == 0 && (*type == DLPACK_DEVICE_CUDA || *type == DLPACK_DEVICE_CUDA_MANAGED) && *id < 0) {
+        PyErr_Format(PyExc_ValueError, "__dlpack_device__ gave GPU %d", *id);
+        rc = -1;
+    }
+    return rc;
 }
 
 static PyObject *optional_attr(PyObject *obj, const char *name)
@@ -361,18 +636,25 @@ PyObject *interop_import(PyObject *obj)
 int interop_after_write(PyObject *obj, int device)
 {
     PyObject *cai = optional_attr(obj, "__cuda_array_interface__");
+    PyObject *stream_obj = NULL;
     va_status st = VA_SUCCESS;
     if (cai != NULL && PyDict_Check(cai)) {
-        PyObject *stream_obj = PyDict_GetItemString(cai, "stream");
+        /* Held: the conversion runs the item's __index__. */
+        if (cai_item(cai, "stream", &stream_obj) < 0) {
+            Py_DECREF(cai);
+            return -1;
+        }
         if (stream_obj != NULL && stream_obj != Py_None) {
             long long s = PyLong_AsLongLong(stream_obj);
+            Py_DECREF(stream_obj);
             if (s == -1 && PyErr_Occurred()) {
                 Py_DECREF(cai);
                 return -1;
             }
-            st = va_external_wait_library(device, protocol_stream(s));
+            st = s == 0 ? va_synchronize(device) : va_external_wait_library(device, protocol_stream(s));
         }
         else {
+            Py_XDECREF(stream_obj);
             st = va_synchronize(device);
         }
     }
@@ -393,7 +675,7 @@ int interop_after_write(PyObject *obj, int device)
 
 /* ---- export ---- */
 
-static const char *typestrs[] = {"<i4", "<i8", "<f4", "<f8"};
+static const char *typestrs[] = {"<i4", "<i8", "<f4", "<f8", "|b1"};
 
 PyObject *devicearray_cai(PyObject *op, void *)
 {
@@ -425,7 +707,8 @@ PyObject *devicearray_cai(PyObject *op, void *)
         goto done;
     }
     result = Py_BuildValue("{s:O,s:s,s:(NO),s:O,s:i,s:O}", "shape", shape, "typestr",
-                           typestrs[self->dtype], "data", PyLong_FromVoidPtr(self->data), Py_False,
+                           typestrs[self->dtype], "data", PyLong_FromVoidPtr(self->data),
+                           self->readonly ? Py_True : Py_False,
                            "strides", strides, "version", 3, "stream", stream);
 done:
     Py_XDECREF(shape);
@@ -493,14 +776,14 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
     }
     if (values[1] != NULL && values[1] != Py_None) {
         int major = 0, minor = 0;
-        if (!PyArg_ParseTuple(values[1], "ii", &major, &minor)) {
+        if (int_pair(values[1], "max_version", &major, &minor) < 0) {
             return NULL;
         }
         versioned = major >= 1;
     }
     if (values[2] != NULL && values[2] != Py_None) {
         int type = 0, id = 0;
-        if (!PyArg_ParseTuple(values[2], "ii", &type, &id)) {
+        if (int_pair(values[2], "dl_device", &type, &id) < 0) {
             return NULL;
         }
         int type_ok = type == DLPACK_DEVICE_CUDA || (type == DLPACK_DEVICE_CUDA_MANAGED && self->managed);
@@ -508,6 +791,12 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
             PyErr_SetString(PyExc_BufferError, "DeviceArray can only be exported to its own GPU");
             return NULL;
         }
+    }
+    /* A legacy capsule cannot say "read-only": its consumer would write. */
+    if (self->readonly && !versioned && values[3] != Py_True) {
+        PyErr_SetString(PyExc_BufferError, "a read-only DeviceArray is exported only as a versioned "
+                        "capsule (max_version >= (1, 0)) or with copy=True");
+        return NULL;
     }
     /* The consumer's stream waits for our work; -1 asks for no ordering. */
     long long stream = 1;
@@ -558,8 +847,9 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
     tensor.device.device_type = DLPACK_DEVICE_CUDA;
     tensor.device.device_id = source->device;
     tensor.ndim = source->ndim;
-    tensor.dtype.code = (source->dtype == VA_FLOAT32 || source->dtype == VA_FLOAT64)
-                            ? DLPACK_CODE_FLOAT : DLPACK_CODE_INT;
+    tensor.dtype.code = source->dtype == VA_BOOL ? DLPACK_CODE_BOOL
+                        : (source->dtype == VA_FLOAT32 || source->dtype == VA_FLOAT64) ? DLPACK_CODE_FLOAT
+                                                                                      : DLPACK_CODE_INT;
     tensor.dtype.bits = (uint8_t)(8 * itemsize);
     tensor.dtype.lanes = 1;
     tensor.shape = ctx->shape;
@@ -570,7 +860,8 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
         ctx->versioned.version.minor = 0;
         ctx->versioned.manager_ctx = ctx;
         ctx->versioned.deleter = delete_versioned;
-        ctx->versioned.flags = copied ? DLPACK_FLAG_IS_COPIED : 0;
+        ctx->versioned.flags = copied ? DLPACK_FLAG_IS_COPIED
+                                      : source->readonly ? DLPACK_FLAG_READ_ONLY : 0;
         ctx->versioned.dl_tensor = tensor;
         capsule = PyCapsule_New(&ctx->versioned, "dltensor_versioned", capsule_versioned_destructor);
     }

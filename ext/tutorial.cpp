@@ -3,8 +3,20 @@
 
 PyObject *mm_helloworld(PyObject *, PyObject *)
 {
-    /* Through sys.stdout, so redirection and capture see it. */
-    PySys_WriteStdout("Hello World\n");
+    /* Through sys.stdout, so redirection and capture see it, and its errors
+     * reach the caller (PySys_WriteStdout would fall back to file descriptor 1
+     * and swallow them). Held: its write() may replace sys.stdout. */
+    PyObject *out = PySys_GetObject("stdout");
+    if (out == NULL || out == Py_None) {
+        PyErr_SetString(PyExc_RuntimeError, "lost sys.stdout");
+        return NULL;
+    }
+    Py_INCREF(out);
+    int rc = PyFile_WriteString("Hello World\n", out);
+    Py_DECREF(out);
+    if (rc < 0) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -71,12 +83,13 @@ PyObject *mm_fib(PyObject *, PyObject *arg)
     if (n == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    if (overflow < 0 || n < 0) {
-        PyErr_SetString(PyExc_ValueError, "fib() is defined for n >= 0");
-        return NULL;
-    }
+    /* The overflow flag first: n is -1 whenever it is set. */
     if (overflow > 0) {
         PyErr_SetString(PyExc_OverflowError, "fib() of n >= 2**63 would not fit in memory");
+        return NULL;
+    }
+    if (overflow < 0 || n < 0) {
+        PyErr_SetString(PyExc_ValueError, "fib() is defined for n >= 0");
         return NULL;
     }
     if (n <= 93) {

@@ -9,16 +9,33 @@ import shutil
 import subprocess
 import sys
 
-NEEDED = {"numpy": "numpy>=1.26", "setuptools": "setuptools>=64", "wheel": "wheel",
+NEEDED = {"numpy": "numpy>=2.0", "setuptools": "setuptools>=64", "wheel": "wheel",
           "pytest": "pytest", "hypothesis": "hypothesis"}
+
+
+# Oldest versions that will do: NumPy 1.x promotes `int32 array + 2**40` into
+# int32 where NumPy 2 (which the GPU path follows) raises, and the extension
+# refuses to load under it.
+MINIMUM = {"numpy": (2, 0)}
+
+
+def version_tuple(text):
+    parts = []
+    for piece in text.split(".")[:2]:
+        digits = "".join(c for c in piece if c.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
 
 
 def missing_packages():
     missing = []
     for module, requirement in NEEDED.items():
         try:
-            importlib.import_module(module)
+            imported = importlib.import_module(module)
         except ImportError:
+            missing.append(requirement)
+            continue
+        if module in MINIMUM and version_tuple(getattr(imported, "__version__", "0")) < MINIMUM[module]:
             missing.append(requirement)
     return missing
 

@@ -51,6 +51,15 @@ requires_no_gpu = pytest.mark.skipif(
 
 GPU_MARKS = [pytest.mark.gpu, requires_gpu]
 
+#: MYMODULE_TEST_QUICK=1 (make sanitize): fewer repetitions and examples, for
+#: runs under compute-sanitizer where every kernel costs 10-100 times more.
+QUICK = os.environ.get("MYMODULE_TEST_QUICK") == "1"
+
+
+def quick(full, small):
+    """`full`, or `small` in quick mode."""
+    return small if QUICK else full
+
 DEVICES = ["cpu", pytest.param("cuda", marks=GPU_MARKS, id="cuda")]
 
 DTYPES = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64)]

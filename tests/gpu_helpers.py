@@ -25,7 +25,9 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
+# As conftest.py: the source tree only when no other build is under test (make
+# asan tests build/asan, and a fresh clone has no extension in the tree).
+if not os.environ.get("MYMODULE_TESTS_ROOT") and ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import myModule as mm  # noqa: E402

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import ROOT, requires_gpu, requires_no_gpu
+from conftest import requires_gpu, requires_no_gpu
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
@@ -382,11 +382,14 @@ def test_introspection_with_gpu(capsys):
 
 # ------------------------------------------------------------ python -m myModule
 
-def test_python_m_mymodule_self_check():
+def test_python_m_mymodule_self_check(tmp_path):
+    # The package this suite imported (make asan's lives in build/asan, not in the
+    # source tree), from a directory where `-m` cannot pick up another copy.
+    import_root = os.path.dirname(os.path.dirname(os.path.abspath(myModule.__file__)))
     env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.run([sys.executable, "-m", "myModule"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600)
+    env["PYTHONPATH"] = import_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.run([sys.executable, "-m", "myModule"], cwd=str(tmp_path), env=env,
+                          capture_output=True, text=True, timeout=600)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output
     assert "self-check passed" in output, output

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import HAS_GPU, requires_gpu
+from conftest import HAS_GPU, quick, requires_gpu
 
 MiB = 1 << 20
-REF_CALLS = 1000
-RSS_CALLS = 100_000
-WARMUP_CALLS = 1000
+REF_CALLS = quick(1000, 50)
+RSS_CALLS = quick(100_000, 2000)
+WARMUP_CALLS = quick(1000, 200)
 RSS_SLACK_CPU = 8 * MiB
 RSS_SLACK_GPU = 16 * MiB   # the CUDA driver may grow some internal tables once
 BLOCKS_SLACK = 2000        # Python objects: a leak of one per call shows as ~100,000

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import myModule
-from conftest import DEVICES, Raised, assert_same_result, outcome, requires_gpu
+from conftest import DEVICES, Raised, assert_same_result, outcome, quick, requires_gpu
 from gpu_helpers import reversed_view, transposed_view
 
 settings.register_profile(
@@ -35,15 +35,15 @@ settings.register_profile(
     derandomize=True,
     database=None,
     deadline=None,
-    max_examples=300,
+    max_examples=quick(300, 30),
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much],
 )
 # Applied per test (not load_profile) so that other test modules' settings are untouched.
 PROFILE = settings.get_profile("mymodule-properties")
-MANY = settings(PROFILE, max_examples=1000)
-FEW = settings(PROFILE, max_examples=150)
+MANY = settings(PROFILE, max_examples=quick(1000, 60))
+FEW = settings(PROFILE, max_examples=quick(150, 15))
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
