@@ -85,6 +85,18 @@ static int call_init(Call *c, va_op op, PyObject *const *args)
     return 0;
 }
 
+int elementwise_dtypes(va_op op, PyObject *const *args, va_dtype *compute, va_dtype *result)
+{
+    Call c;
+    if (call_init(&c, op, args) < 0) {
+        return -1;
+    }
+    *compute = c.compute;
+    *result = c.result;
+    call_clear(&c);
+    return 0;
+}
+
 /* The dtype input k is read as when it is a Python scalar: where's condition
  * stays bool, the rest take the compute dtype. */
 static va_dtype scalar_dtype(const Call *c, int k)
@@ -255,6 +267,9 @@ static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *stat
     }
     if (out != NULL && (check_out_cast(c, PyArray_DESCR(out)) < 0 ||
                         PyArray_FailUnlessWriteable(out, "output array") < 0)) {
+        goto fail;
+    }
+    if (op_host_check(c->op, c->compute, host, c->nin) < 0) {
         goto fail;
     }
     /* Arguments are checked; only now does the want of a GPU matter. */

@@ -9,6 +9,10 @@
  * out: NULL or None for a new array. */
 PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out, Where where);
 
+/* The compute and result dtypes of `op` on args (as elementwise_objects takes
+ * them): 0, or -1 with TypeError as the call would raise. */
+int elementwise_dtypes(va_op op, PyObject *const *args, va_dtype *compute, va_dtype *result);
+
 /* TypeError for dtypes `op` has no loop for, worded as NumPy's. */
 PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_weak *weak);
 

@@ -340,8 +340,37 @@ static void fill_slots(PyNumberMethods *nb, richcmpfunc *richcompare)
     *richcompare = any_comparison ? slot_richcompare : NULL;
 }
 
+/* _op_dtypes(name, *args): (compute, result) dtype names of an elementwise
+ * operation on these arguments, for the tests to hold against NumPy. */
+static PyObject *op_dtypes(PyObject *, PyObject *const *args, Py_ssize_t nargs)
+{
+    va_op op;
+    va_dtype compute, result;
+    const char *name = nargs > 0 && PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
+    if (name == NULL || va_op_find(name, &op) != VA_SUCCESS ||
+        va_op_get(op)->kind != VA_KIND_ELEMENTWISE ||
+        nargs - 1 != va_op_get(op)->nparams + va_op_get(op)->nin) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "_op_dtypes(name, *args): an elementwise op and its arguments");
+        return NULL;
+    }
+    if (elementwise_dtypes(op, args + 1, &compute, &result) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(ss)", va_dtype_name(compute), va_dtype_name(result));
+}
+
+static PyMethodDef introspection[] = {
+    {"_op_dtypes", (PyCFunction)(void (*)(void))op_dtypes, METH_FASTCALL,
+     "_op_dtypes(name, *args)\n--\n\nCompute and result dtype names of an elementwise op on args."},
+    {NULL, NULL, 0, NULL},
+};
+
 int optable_init(PyObject *module, PyNumberMethods *numbers, richcmpfunc *richcompare)
 {
+    if (PyModule_AddFunctions(module, introspection) < 0) {
+        return -1;
+    }
     const int count = va_op_count();
     PyObject *table = NULL;
     if (count > MAX_OPS) {

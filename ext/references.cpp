@@ -7,6 +7,7 @@
 #define MAX_OPS 256
 
 static PyObject *cache[MAX_OPS];
+static PyObject *checks[MAX_OPS];
 static int takes_out[MAX_OPS];
 
 static PyObject *resolve(const char *dotted)
@@ -56,4 +57,31 @@ int op_reference_takes_out(va_op op)
         return -1;
     }
     return takes_out[op];
+}
+
+int op_host_check(va_op op, va_dtype compute, PyArrayObject *const *arrays, int n)
+{
+    const va_op_info *info = va_op_get(op);
+    PyObject *argv[VA_MAX_INPUTS + 1];
+    if (info == NULL || info->host_check[0] == '\0') {
+        return 0;
+    }
+    if (checks[op] == NULL && (checks[op] = resolve(info->host_check)) == NULL) {
+        return -1;
+    }
+    PyObject *name = PyUnicode_FromString(va_dtype_name(compute));
+    if (name == NULL) {
+        return -1;
+    }
+    argv[0] = name;
+    for (int k = 0; k < n && k < VA_MAX_INPUTS; ++k) {
+        argv[k + 1] = (PyObject *)arrays[k];
+    }
+    PyObject *r = PyObject_Vectorcall(checks[op], argv, (size_t)n + 1, NULL);
+    Py_DECREF(name);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
 }

@@ -59,6 +59,16 @@ __host__ __device__ __forceinline__ T highest() {
 template <int Counter>
 struct OpRow;  // one specialisation per declaration, in op_table.cu
 
+// A functor's host check (a static constexpr const char *host_check), or "".
+template <typename Op, typename = void>
+struct HostCheck {
+    static constexpr const char *value = "";
+};
+template <typename Op>
+struct HostCheck<Op, std::void_t<decltype(Op::host_check)>> {
+    static constexpr const char *value = Op::host_check;
+};
+
 // The row of an elementwise declaration: result dtypes and fixed inputs from
 // the functor's own types, for each compute type of its domain.
 template <typename Op, va_domain D, int NIN, int NP>
@@ -66,7 +76,8 @@ OpEntry elementwise_row(const char *name, const char *args, const char *referenc
                         const char *pyop, int ulp, const char *doc,
                         va_status (*launch)(const ElementwiseCall &)) {
     OpEntry e = {};
-    e.info = va_op_info{name, VA_KIND_ELEMENTWISE, NIN, NP, args, reference, pyop, doc, D, ulp, 1, {}, {}};
+    e.info = va_op_info{name, VA_KIND_ELEMENTWISE, NIN, NP, args, reference, pyop, doc,
+                        HostCheck<Op>::value, D, ulp, 1, {}, {}};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
     for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
     auto fill = [&](auto t) {
@@ -98,7 +109,8 @@ template <typename Op, va_domain D>
 OpEntry reduction_row(const char *name, const char *reference, const char *pyop, int has_identity,
                       int ulp, const char *doc, va_status (*launch)(const ReduceCall &)) {
     OpEntry e = {};
-    e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, D, ulp, has_identity, {}, {}};
+    e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, "", D, ulp,
+                        has_identity, {}, {}};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
         e.info.result[t] = VA_DTYPE_COUNT;
         e.accumulator[t] = VA_DTYPE_COUNT;

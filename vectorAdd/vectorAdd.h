@@ -85,6 +85,10 @@ typedef struct va_op_info {
     const char *reference;    /* the NumPy counterpart, "numpy.maximum": CPU path and test oracle */
     const char *pyop;         /* the Python operator it provides ("__add__"), or "" */
     const char *doc;          /* one-paragraph description */
+    /* A Python function, "module.name", that checks host inputs for what NumPy
+     * refuses by value before the GPU computes them (power: negative integer
+     * exponents), called as f(compute_dtype_name, *arrays); "" for none. */
+    const char *host_check;
     va_domain domain;
     int32_t ulp;              /* 0: bit-identical to NumPy; else the largest difference in ULP */
     int32_t has_identity;     /* reductions: 0 when an empty input is an error (max, min) */
