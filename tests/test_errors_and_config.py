@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import ROOT, requires_gpu, requires_no_gpu
+from conftest import requires_gpu, requires_no_gpu
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
@@ -386,9 +386,12 @@ def test_introspection_with_gpu(capsys):
 # ------------------------------------------------------------ python -m myModule
 
 def test_python_m_mymodule_self_check():
+    # The myModule under test: the source tree, or the installed package
+    # (MYMODULE_TEST_INSTALLED=1).
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(myModule.__file__)))
     env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.run([sys.executable, "-m", "myModule"], cwd=ROOT, env=env, capture_output=True,
+    env["PYTHONPATH"] = package_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.run([sys.executable, "-m", "myModule"], cwd=package_root, env=env, capture_output=True,
                           text=True, timeout=600)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output
