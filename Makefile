@@ -70,7 +70,7 @@ LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
 export CUDA_PATH CUDA_ARCH dbg SANITIZE
 
-.PHONY: all deps lib build install wheel demo test test-c test-py bench clean sanitize asan
+.PHONY: all deps lib build install wheel test-wheel docs doctest demo test test-c test-py bench clean sanitize asan
 .DEFAULT_GOAL := all
 
 all: deps install demo
@@ -139,6 +139,24 @@ wheel: deps
 	PATH="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$$PATH" \
 	    $(PYTHON) -m auditwheel repair --strip -w dist $(WHEEL_RAW)/*.whl
 	$(PYTHON) scripts/wheel_report.py --dist dist --expect "$(ARCHES)"
+
+# The wheel as a user gets it: a fresh virtual environment, `pip install
+# --no-index` (our wheel, and its dependencies from build/wheelhouse), no compiler
+# or CUDA toolkit on PATH, then the test suite against the installed package
+# (MYMODULE_TEST_INSTALLED=1), run from outside the source tree.
+WHEEL_VENV := build/wheel-venv
+WHEELHOUSE := build/wheelhouse
+TEST_DEPS := numpy pytest hypothesis
+WHEEL_ENV = env -i HOME="$$HOME" PATH="$(CURDIR)/$(WHEEL_VENV)/bin" LANG=C.UTF-8
+WHEEL_PYTEST_ARGS ?= -q
+test-wheel:
+	rm -rf $(WHEEL_VENV)
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(PYTHON) -m pip download -q -d $(WHEELHOUSE) $(TEST_DEPS)
+	$(WHEEL_ENV) $(WHEEL_VENV)/bin/python -m pip install -q --no-index --find-links $(WHEELHOUSE) \
+	    $$(ls -t dist/myModule-*-$(PYTAG)-$(PYTAG)-*.whl | head -1) $(TEST_DEPS)
+	cd $(WHEEL_VENV) && $(WHEEL_ENV) MYMODULE_TEST_INSTALLED=1 bin/python -m pytest $(WHEEL_PYTEST_ARGS) \
+	    -p no:cacheprovider $(CURDIR)/tests
 
 demo:
 	cd /tmp && $(PYTHON) -m myModule

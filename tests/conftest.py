@@ -39,7 +39,7 @@ elif (not os.environ.get("MYMODULE_TESTS_ROOT") and
 
 import myModule  # noqa: E402
 
-if TEST_INSTALLED and os.path.abspath(myModule.__file__).startswith(ROOT + os.sep):
+if TEST_INSTALLED and os.path.dirname(os.path.abspath(myModule.__file__)) == os.path.join(ROOT, "myModule"):
     raise RuntimeError("MYMODULE_TEST_INSTALLED=1, but myModule was imported from the source "
                        "tree (%s)" % myModule.__file__)
 
