@@ -158,6 +158,18 @@ test-wheel:
 	cd $(WHEEL_VENV) && $(WHEEL_ENV) MYMODULE_TEST_INSTALLED=1 bin/python -m pytest $(WHEEL_PYTEST_ARGS) \
 	    -p no:cacheprovider $(CURDIR)/tests
 
+# The user guide and API reference (Sphinx, numpydoc); a warning fails the build.
+docs: build
+	$(PYTHON) scripts/ensure_deps.py --docs
+	$(PYTHON) -m sphinx -W --keep-going -q -b html docs build/docs/html
+	$(PYTHON) scripts/check_links.py build/docs/html
+	@echo "the HTML reference: build/docs/html/index.html"
+
+# The examples of the docstrings and of docs/*.rst (GPU ones skipped, with the
+# reason, where there is no GPU).
+doctest: build
+	$(PYTHON) -m pytest -q tests/test_doctests.py
+
 demo:
 	cd /tmp && $(PYTHON) -m myModule
 
