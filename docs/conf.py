@@ -54,11 +54,12 @@ KERNEL_GUIDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "adding-
 
 
 def _include_kernel_guide(app, docname, source):
-    """adding-a-kernel.rst shows docs/adding-a-kernel.md when it exists."""
+    """adding-a-kernel.rst is docs/adding-a-kernel.md (its "# " heading the page's
+    title) when that exists, else a stub that says it is coming."""
     if docname != "adding-a-kernel":
         return
     if os.path.isfile(KERNEL_GUIDE):
-        source[0] += "\n.. include:: adding-a-kernel.md\n   :parser: myst_parser.sphinx_\n"
+        source[0] = ".. include:: adding-a-kernel.md\n   :parser: myst_parser.sphinx_\n"
     else:
         source[0] += ("\n.. note::\n\n   The step-by-step tutorial (``docs/adding-a-kernel.md``) "
                       "is being written.\n")
