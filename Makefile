@@ -133,7 +133,7 @@ WHEEL_RAW := build/wheel-raw
 PYTAG = $(shell $(PYTHON) -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
 wheel: deps
 	$(PYTHON) scripts/ensure_deps.py --wheel
-	rm -rf $(WHEEL_RAW) build/lib.* build/bdist.* dist/myModule-*-$(PYTAG)-$(PYTAG)-*.whl
+	rm -rf $(WHEEL_RAW) build/lib.* build/bdist.* dist/[mM]y[mM]odule-*-$(PYTAG)-$(PYTAG)-*.whl
 	$(MAKE) lib
 	$(PYTHON) -m pip wheel --no-build-isolation --no-deps -w $(WHEEL_RAW) .
 	PATH="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$$PATH" \

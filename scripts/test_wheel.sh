@@ -15,7 +15,7 @@ VENV=$2
 shift 2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TAG=$("$PYTHON" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
-WHEEL=$(ls -t "$ROOT"/dist/myModule-*-"$TAG"-"$TAG"-*.whl 2>/dev/null | head -1)
+WHEEL=$(ls -t "$ROOT"/dist/[mM]y[mM]odule-*-"$TAG"-"$TAG"-*.whl 2>/dev/null | head -1)
 [ -n "$WHEEL" ] || { echo "error: no $TAG wheel in dist/ (make wheel PYTHON=$PYTHON)" >&2; exit 1; }
 WHEELHOUSE=$ROOT/build/wheelhouse
 DEPS="numpy pytest hypothesis"

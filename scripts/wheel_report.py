@@ -21,8 +21,9 @@ FORBIDDEN = ("libcudart", "libnvrtc", "libcuda.so", "libpython")
 
 
 def this_pythons_wheel(dist):
+    # setuptools 75.8 and later name it mymodule-... (normalised, PEP 491).
     tag = "cp%d%d" % sys.version_info[:2]
-    found = sorted(glob.glob(os.path.join(dist, "myModule-*-%s-%s-*.whl" % (tag, tag))),
+    found = sorted(glob.glob(os.path.join(dist, "[mM]y[mM]odule-*-%s-%s-*.whl" % (tag, tag))),
                    key=os.path.getmtime)
     if not found:
         raise SystemExit("error: no %s wheel in %s (make wheel)" % (tag, dist))
