@@ -1,24 +1,43 @@
 # myModule: build, install, test and benchmark.
 #   make all     install what is missing, build, install the module, run the demo
 #   make lib     libvectoradd.a (nvcc -rdc=true, device-linked, archived)
+#   make build   lib + the extension in place (import from the repository root)
 #   make test    the C test program, then pytest
+#   make wheel   a binary wheel in dist/ (auditwheel-repaired, manylinux)
+#   make docs    the HTML user guide and API reference (Sphinx) in build/docs/html
+#   make doctest the examples of the docstrings and of the docs
 #   make bench   the side-by-side benchmark (on a GPU machine)
 #   make clean
 # Overridable: CUDA_PATH, CUDA_ARCH (e.g. CUDA_ARCH=90 or CUDA_ARCH="80 90"),
-# PYTHON, dbg=1 (debug build).
+# PYTHON, VENV, dbg=1 (debug build), V=1 (whole compiler commands).
 
 CUDA_PATH ?= /usr/local/cuda
 PYTHON ?= python3
-CUDA_ARCH ?= 75 80 86 87 88 89 90
+VENV ?= .venv
+
+# A Python that refuses global installs (PEP 668: Debian's and Ubuntu's system
+# Python) gets a virtual environment in $(VENV), made by `make deps` when missing;
+# everything else then runs in it. Any other Python is used as it is.
+ifeq ($(shell $(PYTHON) scripts/externally_managed.py 2>/dev/null),yes)
+  BASE_PYTHON := $(PYTHON)
+  override PYTHON := $(CURDIR)/$(VENV)/bin/python
+endif
+# Every architecture CUDA 13.0's nvcc lists (nvcc --list-gpu-arch), Turing to
+# Blackwell, plus PTX of the newest for GPUs after it. One architecture builds
+# several times faster while iterating: make build CUDA_ARCH=90.
+CUDA_ARCH ?= 75 80 86 87 88 89 90 100 103 110 120 121
 dbg ?= 0
 
 NVCC := $(CUDA_PATH)/bin/nvcc
 comma := ,
-ARCHES := $(sort $(subst $(comma), ,$(CUDA_ARCH)))
+# Numeric order (make's sort is lexical: 100 would sort before 75).
+ARCHES := $(shell printf '%s\n' $(subst $(comma), ,$(CUDA_ARCH)) | sort -nu)
 NEWEST := $(lastword $(ARCHES))
 GENCODE := $(foreach a,$(ARCHES),-gencode=arch=compute_$(a),code=sm_$(a)) \
            -gencode=arch=compute_$(NEWEST),code=compute_$(NEWEST)
 ARCH_TAG := $(subst $(eval) ,_,$(ARCHES))
+# Fat binaries compressed for size (twelve architectures of machine code).
+COMPRESS ?= size
 
 ifeq ($(dbg),1)
   OPT := -O0 -g -lineinfo
@@ -37,7 +56,7 @@ ifneq ($(SANITIZE),)
 endif
 
 HOST_WARNINGS := -Wall,-Wextra,-Werror
-NVCCFLAGS := -std=c++17 $(OPT) $(GENCODE) -rdc=true -Xcompiler -fPIC,$(HOST_WARNINGS) \
+NVCCFLAGS := -std=c++17 $(OPT) $(GENCODE) --compress-mode=$(COMPRESS) -rdc=true -Xcompiler -fPIC,$(HOST_WARNINGS) \
              --Werror all-warnings -IvectorAdd $(foreach f,$(SAN_FLAGS),-Xcompiler $(f))
 
 BUILD := build/$(BUILD_KIND)-sm_$(ARCH_TAG)
@@ -57,28 +76,49 @@ LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
 export CUDA_PATH CUDA_ARCH dbg SANITIZE
 
-.PHONY: all deps lib build install demo test test-c test-py bench clean sanitize asan FORCE
+.PHONY: all deps lib build install wheel test-wheel docs doctest demo test test-c test-py bench clean sanitize asan FORCE
 .DEFAULT_GOAL := all
 
 all: deps install demo
 
 deps:
+ifdef BASE_PYTHON
+	@if [ ! -x $(PYTHON) ]; then \
+	    echo "$(BASE_PYTHON) refuses global installs (PEP 668): creating a virtual environment in $(VENV)"; \
+	    $(BASE_PYTHON) -m venv $(VENV) || { echo "error: could not create $(VENV); on Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }; \
+	fi
+	@echo "using the virtual environment $(VENV) ($(BASE_PYTHON) is externally managed); activate it with: . $(VENV)/bin/activate"
+endif
 	$(PYTHON) scripts/ensure_deps.py
 
+# Copied only when it differs, so that the extension is relinked exactly when
+# the library changed (also when going back to an architecture built before).
 lib: $(LIBRARY)
-	@cp -p $(LIBRARY) build/libvectoradd.a
+	@cmp -s $(LIBRARY) build/libvectoradd.a || cp $(LIBRARY) build/libvectoradd.a
 	@echo "built build/libvectoradd.a for sm_$(ARCH_TAG)"
 
+# One line a file, so that a build of many architectures (minutes) shows progress;
+# V=1 prints the whole command.
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+else
+  Q := @
+endif
+
 $(BUILD)/%.o: vectorAdd/%.cu $(LIB_HEADERS) | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(BUILD)/ops/%.o: ops/%.cu $(LIB_HEADERS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(BUILD)/user_ops/%.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # Rewritten only when the set of operation files changes.
 $(OP_LIST): FORCE | $(BUILD)
@@ -87,10 +127,12 @@ $(OP_LIST): FORCE | $(BUILD)
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(BUILD)/op_table.o: vectorAdd/op_table.cu $(OP_LIST) $(OP_SOURCES) $(LIB_HEADERS) | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) -I. -I$(dir $(OP_LIST)) -c $< -o $@
+	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
+	$(Q)$(NVCC) $(NVCCFLAGS) -I. -I$(dir $(OP_LIST)) -c $< -o $@
 
 $(BUILD)/device_link.o: $(LIB_OBJECTS) $(OP_OBJECTS)
-	$(NVCC) $(GENCODE) -Xcompiler -fPIC -dlink $^ -o $@
+	@echo "  DLINK $@"
+	$(Q)$(NVCC) $(GENCODE) --compress-mode=$(COMPRESS) -Xcompiler -fPIC -dlink $^ -o $@
 
 $(LIBRARY): $(LIB_OBJECTS) $(OP_OBJECTS) $(BUILD)/device_link.o
 	rm -f $@
@@ -101,10 +143,48 @@ $(BUILD):
 
 # The extension, in place, linked by g++ (LDSHARED from scripts/configure.py).
 build: lib
-	$(PYTHON) setup.py -q build_ext --inplace
+	$(PYTHON) setup.py -q build_ext --inplace --parallel 2
 
-install: lib
+# Installed into $(PYTHON)'s environment, and built in place too: from the
+# repository root `import myModule` finds the source folder first, which then
+# holds the extension as well.
+install: build
 	$(PYTHON) -m pip install --no-build-isolation --no-deps . -q
+	@echo "installed myModule into $$($(PYTHON) -c 'import sys; print(sys.prefix)')"
+
+# A binary wheel: CUDA runtime linked statically (only the driver's libcuda.so.1
+# is needed at run time), machine code for $(CUDA_ARCH), repaired and tagged by
+# auditwheel (manylinux). The result lands in dist/.
+WHEEL_RAW := build/wheel-raw
+PYTAG = $(shell $(PYTHON) -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
+wheel: deps
+	$(PYTHON) scripts/ensure_deps.py --wheel
+	rm -rf $(WHEEL_RAW) build/lib.* build/bdist.* dist/[mM]y[mM]odule-*-$(PYTAG)-$(PYTAG)-*.whl
+	$(MAKE) lib
+	$(PYTHON) -m pip wheel --no-build-isolation --no-deps -w $(WHEEL_RAW) .
+	PATH="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$$PATH" \
+	    $(PYTHON) -m auditwheel repair --strip -w dist $(WHEEL_RAW)/*.whl
+	$(PYTHON) scripts/wheel_report.py --dist dist --expect "$(ARCHES)"
+
+# The wheel as a user gets it: a fresh virtual environment, pip install --no-index,
+# nothing else on PATH, the test suite against the installed package from outside
+# the source tree (scripts/test_wheel.sh says how it works offline).
+WHEEL_VENV := build/wheel-venv
+WHEEL_PYTEST_ARGS ?= -q
+test-wheel:
+	scripts/test_wheel.sh $(PYTHON) $(WHEEL_VENV) $(WHEEL_PYTEST_ARGS)
+
+# The user guide and API reference (Sphinx, numpydoc); a warning fails the build.
+docs: build
+	$(PYTHON) scripts/ensure_deps.py --docs
+	$(PYTHON) -m sphinx -W --keep-going -q -b html docs build/docs/html
+	$(PYTHON) scripts/check_links.py build/docs/html
+	@echo "the HTML reference: build/docs/html/index.html"
+
+# The examples of the docstrings and of docs/*.rst (GPU ones skipped, with the
+# reason, where there is no GPU).
+doctest: build
+	$(PYTHON) -m pytest -q tests/test_doctests.py
 
 demo:
 	cd /tmp && $(PYTHON) -m myModule
@@ -178,4 +258,4 @@ sanitize: $(BUILD)/test_c build
 	exit $$fail
 
 clean:
-	rm -rf build *.so myModule/*.so myModule/__pycache__ tests/__pycache__ *.egg-info .pytest_cache
+	rm -rf build dist *.so myModule/*.so myModule/__pycache__ tests/__pycache__ *.egg-info .pytest_cache

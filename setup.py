@@ -39,6 +39,14 @@ class BuildExt(build_ext):
         compile_flags = [f for f in self.compiler.compiler_so[1:] if f not in c_only]
         self.compiler.set_executable("compiler_so", ["g++"] + compile_flags)
         self.compiler.set_executable("linker_so", shlex.split(ldshared("g++")))
+        # One line a file, as the library build prints (pip shows it with -v).
+        compile_one = self.compiler._compile
+
+        def compile_and_say(obj, src, *args, **kwargs):
+            print("  CXX   %s" % os.path.relpath(src, ROOT), flush=True)
+            return compile_one(obj, src, *args, **kwargs)
+
+        self.compiler._compile = compile_and_say
         super().build_extensions()
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark: myModule against NumPy (CPU), CuPy and PyTorch.
 
-Runs every case of PERFORMANCE.md (peers table and targets table) in ONE process,
+Runs every case of bench/TARGETS.md (peers table and targets table) in ONE process,
 prints one table (case | myModule | NumPy | CuPy | PyTorch | ratio | target | result)
 and writes, under --out (default bench/results):
   <gpu-slug>-<YYYY-MM-DD>.md   the table in Markdown with a header (GPU, versions, method)
@@ -580,7 +580,7 @@ def build_cases(b, libs):
         cases.append(Case("%s, device arrays, n = 1e6" % op, "dev-1e6", 3 * n * ITEM,
                           {c: b.dev_binop(c, op, n) for c in gpu_cols},
                           [time_ratio("myModule", "CuPy", "<=", 0.8, "<= 0.8x CuPy's time")]))
-    # PERFORMANCE.md's peer figures for n = 1e6 (CuPy 18 us) and sum n = 1e8 (199 us) are
+    # bench/TARGETS.md's peer figures for n = 1e6 (CuPy 18 us) and sum n = 1e8 (199 us) are
     # per-call synchronised times; the same cases timed that way, beside the loops above.
     n = 10**6
     cases.append(Case("add, device arrays, n = 1e6, call + sync", "dev-1e6", 3 * n * ITEM,

@@ -25,6 +25,10 @@ PyObject *raise_status(va_status status);
 /* CudaUnavailableError for `what` when no GPU can be used; NULL with it set, or
  * 0 returned when CUDA is usable. */
 int require_cuda(const char *what);
+/* ---- unavailable.cpp ---- */
+/* Why CUDA is unusable (no driver; a driver too old, with the minimum; no GPU),
+ * from the error va_cuda_available() recorded. */
+void cuda_unavailable_reason(const va_error_info *info, char *buffer, size_t size);
 /* TypeError naming the supported dtypes. */
 PyObject *raise_unsupported_dtype(PyObject *dtype_or_object);
 

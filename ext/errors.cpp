@@ -59,8 +59,7 @@ PyObject *raise_status(va_status status)
             PyErr_SetString(PyExc_TypeError, va_status_string(status));
             return NULL;
         case VA_ERROR_NO_DEVICE:
-            PyOS_snprintf(message, sizeof(message),
-                          "no usable CUDA GPU or driver (%s: %s)", info.name, info.text);
+            cuda_unavailable_reason(&info, message, sizeof(message));
             return raise_cuda(CudaUnavailableError, message, &info, 0);
         case VA_ERROR_OUT_OF_MEMORY:
             PyOS_snprintf(message, sizeof(message),
@@ -91,10 +90,11 @@ int require_cuda(const char *what)
     if (status == VA_ERROR_NO_DEVICE) {
         va_error_info info;
         va_last_error(&info);
+        char reason[384];
+        cuda_unavailable_reason(&info, reason, sizeof(reason));
         char message[512];
-        PyOS_snprintf(message, sizeof(message),
-                      "%s needs a CUDA GPU, and none is usable: %s (%s)", what, info.name,
-                      info.text);
+        PyOS_snprintf(message, sizeof(message), "%s needs a CUDA GPU, and none is usable: %s (%s)",
+                      what, reason, info.name);
         raise_cuda(CudaUnavailableError, message, &info, 0);
         return -1;
     }

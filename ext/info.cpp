@@ -70,12 +70,19 @@ PyObject *mm_runtime_info(PyObject *, PyObject *)
     va_status st = va_cuda_available();
     va_error_info info;
     va_last_error(&info);
+    char reason[384] = "";
+    if (st == VA_ERROR_NO_DEVICE) {
+        cuda_unavailable_reason(&info, reason, sizeof(reason));
+    }
+    else if (st != VA_SUCCESS) {
+        PyOS_snprintf(reason, sizeof(reason), "%s", va_status_string(st));
+    }
     int count = 0;
     va_device_count(&count);
     return Py_BuildValue("{s:i,s:i,s:O,s:i,s:s,s:s,s:i}", "driver_version", driver,
                          "runtime_version", runtime, "cuda_available",
                          st == VA_SUCCESS ? Py_True : Py_False, "device_count", count,
-                         "reason", st == VA_SUCCESS ? "" : va_status_string(st),
+                         "reason", reason,
                          "error_name", st == VA_SUCCESS ? "" : info.name,
                          "error_code", st == VA_SUCCESS ? 0 : info.cuda_code);
 }

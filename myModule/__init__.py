@@ -1,10 +1,25 @@
 """myModule: CUDA kernels on NumPy arrays and on GPU arrays.
 
-Host (NumPy) inputs run on the CPU or the GPU (``device="auto" | "cpu" | "cuda"``);
-inputs already on a GPU (DeviceArray, CuPy, PyTorch, Numba, PyCUDA, anything with
+Host (NumPy) inputs run on the CPU or a GPU (``device="auto" | "cpu" | "cuda"``);
+inputs already on a GPU (`DeviceArray`, CuPy, PyTorch, Numba, PyCUDA, anything with
 ``__cuda_array_interface__`` or ``__dlpack__``) run on the GPU that holds them.
-Every operation of the op table (ops/ and user_ops/, one file each) is a function
-here; ``ops`` lists their declarations.
+Values, dtypes, broadcasting and errors are NumPy's. Every operation of the op table
+(ops/ and user_ops/, one file each) is a function here; ``ops`` lists their declarations.
+
+``show_config()`` prints the versions, the GPUs found, and why CUDA is unusable
+when it is (``device="auto"`` then computes on the CPU). ``python -m myModule``
+runs a self-check against NumPy. The user guide and API reference are built from
+the source tree by ``make docs``; ``help(myModule.add)`` and the like describe each
+function.
+
+Examples
+--------
+>>> import numpy as np
+>>> import myModule as mm
+>>> mm.add(np.array([1.0, 2.0]), 3.0)
+array([4., 5.])
+>>> print(mm.sum(np.arange(10, dtype=np.int32)))
+45
 """
 from ._errors import CudaError, CudaFatalError, CudaUnavailableError, OutOfMemoryError
 from . import _core

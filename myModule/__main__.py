@@ -16,6 +16,14 @@ def _check(name, got, expected):
 
 
 def self_check():
+    """Compare the operations with NumPy on small random inputs, on the CPU and,
+    where one is usable, the GPU; print one line per check.
+
+    Returns
+    -------
+    bool
+        True when every check matched NumPy (value and dtype).
+    """
     rng = np.random.default_rng(0)
     a = rng.standard_normal(1000)
     b = rng.standard_normal(1000)
@@ -53,6 +61,13 @@ def _median_time(fn, repeat=7):
 
 
 def timing_table():
+    """Print median times of ``add`` and ``sum`` against NumPy for 10^3, 10^6 and
+    10^7 float64 elements, on the GPU where one is usable, else on the CPU.
+
+    Returns
+    -------
+    None
+    """
     rng = np.random.default_rng(1)
     print("\n  %-10s %-10s %12s %12s %9s" % ("case", "n", "NumPy", "myModule", "speed-up"))
     for n in (1000, 10**6, 10**7):
@@ -68,6 +83,13 @@ def timing_table():
 
 
 def main():
+    """``python -m myModule``: `show_config`, `self_check` and `timing_table`.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when the self-check passed, 1 otherwise.
+    """
     mm.show_config()
     print("\nself-check:")
     ok = self_check()

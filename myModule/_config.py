@@ -11,7 +11,38 @@ def _version(v):
 
 
 def show_config(file=None):
-    """Print versions, the GPUs found, and why CUDA is unusable when it is."""
+    """Print the versions, the GPUs found, and why CUDA is unusable when it is.
+
+    The first thing to run when a GPU is not used: where CUDA is unusable the
+    reason is printed ("no NVIDIA driver found", a driver older than the
+    minimum, no GPU visible), and that ``device="auto"`` computes on the CPU.
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to write (anything with ``write``); `sys.stdout` by default.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    cuda_available : whether a GPU can be used, as a bool.
+    device_info : the same facts about one GPU, as a dict.
+    numpy.show_config : NumPy's build information.
+
+    Examples
+    --------
+    >>> import io
+    >>> import myModule
+    >>> buf = io.StringIO()
+    >>> myModule.show_config(file=buf)
+    >>> buf.getvalue().startswith("myModule " + myModule.__version__)
+    True
+    >>> ("CUDA unusable" in buf.getvalue()) == (not myModule.cuda_available())
+    True
+    """
     from . import __version__
 
     out = file if file is not None else sys.stdout
@@ -21,8 +52,10 @@ def show_config(file=None):
     print("  CUDA runtime %s (linked statically), driver %s"
           % (_version(info["runtime_version"]), _version(info["driver_version"])), file=out)
     if not info["cuda_available"]:
-        print("  CUDA unusable: %s (%s, code %d); device='auto' computes on the CPU"
+        print("  CUDA unusable: %s (%s, code %d)"
               % (info["reason"], info["error_name"], info["error_code"]), file=out)
+        print("  device='auto' computes on the CPU; device='cuda' raises CudaUnavailableError",
+              file=out)
         return
     for d in range(info["device_count"]):
         di = _core.device_info(d)
@@ -30,3 +63,5 @@ def show_config(file=None):
               % (d, di["name"], di["compute_capability"][0], di["compute_capability"][1],
                  di["multiprocessors"], di["total_memory"] / 2**30, di["free_memory"] / 2**30),
               file=out)
+    print("  device='auto' sends host arrays to GPU 0 from the sizes where that beats NumPy",
+          file=out)

@@ -23,13 +23,25 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Test the in-place build (make build) when there is one, whatever the cwd.
-# `make asan` runs the suite against a sanitized build elsewhere and says so.
-if (not os.environ.get("MYMODULE_TESTS_ROOT") and
+# Which myModule is tested:
+# - MYMODULE_TEST_INSTALLED=1: the installed package (a wheel in a virtual
+#   environment, say); the source tree is taken off sys.path (`python -m pytest`
+#   puts the cwd first) and the import is checked to come from elsewhere.
+# - MYMODULE_TESTS_ROOT set: `make asan`'s sanitized build, put on the path by it.
+# - otherwise the in-place build (make build) when there is one, whatever the cwd.
+TEST_INSTALLED = os.environ.get("MYMODULE_TEST_INSTALLED") == "1"
+if TEST_INSTALLED:
+    sys.path[:] = [p for p in sys.path
+                   if os.path.abspath(p or os.curdir) != ROOT]
+elif (not os.environ.get("MYMODULE_TESTS_ROOT") and
         glob.glob(os.path.join(ROOT, "myModule", "_core*.so")) and ROOT not in sys.path):
     sys.path.insert(0, ROOT)
 
 import myModule  # noqa: E402
+
+if TEST_INSTALLED and os.path.dirname(os.path.abspath(myModule.__file__)) == os.path.join(ROOT, "myModule"):
+    raise RuntimeError("MYMODULE_TEST_INSTALLED=1, but myModule was imported from the source "
+                       "tree (%s)" % myModule.__file__)
 
 
 def _no_gpu_reason():

@@ -26,8 +26,10 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # As conftest.py: the source tree only when no other build is under test (make
-# asan tests build/asan, and a fresh clone has no extension in the tree).
-if not os.environ.get("MYMODULE_TESTS_ROOT") and ROOT not in sys.path:
+# asan tests build/asan, MYMODULE_TEST_INSTALLED=1 the installed package, and a
+# fresh clone has no extension in the tree).
+if (not os.environ.get("MYMODULE_TESTS_ROOT") and os.environ.get("MYMODULE_TEST_INSTALLED") != "1"
+        and ROOT not in sys.path):
     sys.path.insert(0, ROOT)
 
 import myModule as mm  # noqa: E402
