@@ -6,6 +6,7 @@
  */
 #define MYMODULE_IMPORT_ARRAY
 #include "ext/common.h"
+#include "ext/arrays.h"
 
 #define ELEMENTWISE(pyname, op, forced, has_forced)                                           \
     static PyObject *mm_##pyname(PyObject *, PyObject *const *args, Py_ssize_t nargs,         \
@@ -198,7 +199,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (module == NULL) {
         return NULL;
     }
-    if (errors_init() < 0 || devicearray_init(module) < 0) {
+    if (errors_init() < 0 || devicearray_init(module) < 0 || arrays_init(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

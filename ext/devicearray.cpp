@@ -2,6 +2,8 @@
  * library's memory), its attributes, host copies and arithmetic. */
 #include <string.h>
 
+#include "conversions.h"
+#include "indexing.h"
 #include "shapes.h"
 
 static int64_t element_count(const DeviceArrayObject *self)
@@ -273,7 +275,10 @@ static void devicearray_dealloc(PyObject *op)
     int device = self->device;
     self->owner = NULL;
     Py_TYPE(op)->tp_free(op);
-    if (owner != NULL) {
+    if (owner != NULL && DeviceArray_Check(owner)) {
+        Py_DECREF(owner); /* a view of our own array: frees in stream order itself */
+    }
+    else if (owner != NULL) {
         release_owner_later(owner, device);
     }
     devicearray_sweep_releases(0);
@@ -384,9 +389,15 @@ static PyObject *devicearray_repr(PyObject *op)
     if (r == NULL) {
         return NULL;
     }
-    /* "array([...], dtype=...)" becomes "DeviceArray([...], dtype=..., device=N)" */
-    PyObject *body = PyUnicode_Substring(r, 5, PyUnicode_GET_LENGTH(r) - 1);
+    /* "array([...], dtype=...)" becomes "DeviceArray([...], dtype=..., device=N)",
+     * continuation lines moved right by the six letters "Device" adds */
+    PyObject *cut = PyUnicode_Substring(r, 5, PyUnicode_GET_LENGTH(r) - 1);
     Py_DECREF(r);
+    if (cut == NULL) {
+        return NULL;
+    }
+    PyObject *body = PyObject_CallMethod(cut, "replace", "ss", "\n", "\n      ");
+    Py_DECREF(cut);
     if (body == NULL) {
         return NULL;
     }
@@ -478,6 +489,7 @@ int devicearray_init(PyObject *module)
     devicearray_as_number.nb_inplace_multiply = nb_imul;
     devicearray_as_number.nb_inplace_true_divide = nb_idiv;
     devicearray_as_sequence.sq_length = devicearray_len;
+    conversions_fill_number(&devicearray_as_number);
     devicearray_as_buffer.bf_getbuffer = devicearray_getbuffer;
     devicearray_as_buffer.bf_releasebuffer = devicearray_releasebuffer;
 
@@ -488,6 +500,7 @@ int devicearray_init(PyObject *module)
     DeviceArray_Type.tp_repr = devicearray_repr;
     DeviceArray_Type.tp_as_number = &devicearray_as_number;
     DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
+    DeviceArray_Type.tp_as_mapping = &devicearray_as_mapping;
     DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
     DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT;
     DeviceArray_Type.tp_doc =

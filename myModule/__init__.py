@@ -38,3 +38,18 @@ __all__ = [
     "fib", "from_dlpack", "helloworld", "multiply", "show_config", "subtract", "sum",
     "synchronize", "to_device", "trace", "vector_add", "vector_add_cpu", "vector_add_cuda",
 ]
+
+# ---- arrays on a GPU: creation, indexing, shapes and types (issue 11) ----
+# Kept as one block; asarray above is the same function (asarray(x, dtype=, device=)).
+from ._core import (  # noqa: E402
+    arange, astype, broadcast_to, concatenate, copy, empty, empty_like, expand_dims, eye, full,
+    full_like, linspace, ones, ones_like, permute_dims, ravel, reshape, squeeze, stack, transpose,
+    zeros, zeros_like,
+)
+
+__all__ += [
+    "arange", "astype", "broadcast_to", "concatenate", "copy", "empty", "empty_like", "expand_dims",
+    "eye", "full", "full_like", "linspace", "ones", "ones_like", "permute_dims", "ravel", "reshape",
+    "squeeze", "stack", "transpose", "zeros", "zeros_like",
+]
+# ---- end of the issue 11 block ----
