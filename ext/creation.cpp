@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "creation.h"
+#include "indexing.h"
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -39,8 +40,25 @@ static PyObject *make_filled(int ndim, const int64_t *shape, va_dtype dtype, int
                              PyObject *value, const char *what)
 {
     unsigned char packed[16];
-    if (kind == FILL_VALUE && pack_scalar(value, dtype, packed) < 0) {
+    int broadcast = 0; /* an array fill value, assigned as d[...] = value */
+    if (kind == FILL_VALUE && (broadcast = cast_scalar(value, dtype, packed)) < 0) {
         return NULL;
+    }
+    if (broadcast) { /* the value's shape must fit before anything is allocated */
+        PyArrayObject *host = (PyArrayObject *)PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
+        if (host == NULL) {
+            return NULL;
+        }
+        int64_t vshape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
+        int vnd = PyArray_NDIM(host) < VA_MAX_NDIM ? PyArray_NDIM(host) : VA_MAX_NDIM;
+        for (int d = 0; d < vnd; ++d) {
+            vshape[d] = PyArray_DIM(host, d);
+            strides[d] = 0;
+        }
+        Py_DECREF(host);
+        if (broadcast_value(vnd, vshape, strides, ndim, shape, strides) < 0) {
+            return NULL;
+        }
     }
     if (kind == FILL_ONE) {
         PyObject *one = PyLong_FromLong(1);
@@ -58,6 +76,15 @@ static PyObject *make_filled(int ndim, const int64_t *shape, va_dtype dtype, int
     }
     DeviceArrayObject *result = devicearray_empty(device, dtype, ndim, shape, 0);
     if (result == NULL || kind == FILL_NONE) {
+        return (PyObject *)result;
+    }
+    if (broadcast) {
+        ViewGeometry whole;
+        geometry_of(result, &whole);
+        if (assign_to_view(result, &whole, value) < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
         return (PyObject *)result;
     }
     va_array view;

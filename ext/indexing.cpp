@@ -584,7 +584,7 @@ static PyObject *shape_tuple_of(int ndim, const int64_t *shape)
 
 /* Strides of a value (vnd, vshape, vstrides) broadcast into a target shape, as
  * NumPy's assignment allows (leading length-1 dimensions of the value dropped). */
-static int broadcast_value(int vnd, const int64_t *vshape, const int64_t *vstrides, int tnd,
+int broadcast_value(int vnd, const int64_t *vshape, const int64_t *vstrides, int tnd,
                            const int64_t *tshape, int64_t *strides)
 {
     int skip = 0;

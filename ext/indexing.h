@@ -15,4 +15,10 @@ int indexing_init(PyObject *module);
  * `base`, broadcast and cast as NumPy assigns. */
 int assign_to_view(DeviceArrayObject *base, const ViewGeometry *target, PyObject *value);
 
+/* The strides of a value (vnd, vshape, vstrides) broadcast into the target
+ * shape as NumPy assigns (leading length-1 dimensions dropped); ValueError
+ * "could not broadcast input array from shape ... into shape ..." otherwise. */
+int broadcast_value(int vnd, const int64_t *vshape, const int64_t *vstrides, int tnd,
+                    const int64_t *tshape, int64_t *strides);
+
 #endif

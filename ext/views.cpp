@@ -238,6 +238,27 @@ int pack_scalar(PyObject *value, va_dtype dtype, void *out)
     return st < 0 ? -1 : 0;
 }
 
+int cast_scalar(PyObject *value, va_dtype dtype, void *out)
+{
+    memset(out, 0, 16);
+    PyArray_Descr *descr = descr_from_va(dtype); /* stolen by PyArray_FromAny */
+    if (descr == NULL) {
+        return -1;
+    }
+    PyArrayObject *cast = (PyArrayObject *)PyArray_FromAny(value, descr, 0, 0,
+                                                           NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
+    if (cast == NULL) {
+        return -1;
+    }
+    int result = 1;
+    if (PyArray_NDIM(cast) == 0) {
+        memcpy(out, PyArray_DATA(cast), va_dtype_size(dtype));
+        result = 0;
+    }
+    Py_DECREF(cast);
+    return result;
+}
+
 int check_order_c(PyObject *order, const char *fname)
 {
     if (order == NULL || order == Py_None) {

@@ -34,6 +34,10 @@ int parse_axes(PyObject *obj, int ndim, int *naxes, int *axes);
 /* Python/NumPy scalar `value` as one element of `dtype` by NumPy's assignment
  * rules (int(1.5) == 1, NaN into an integer raises); `out` holds 16 bytes. */
 int pack_scalar(PyObject *value, va_dtype dtype, void *out);
+/* `value` cast to `dtype` as numpy.full casts its fill value (unsafe casting,
+ * NaN into an integer gives what the host's cast gives): 0 and `out` set, 1 when
+ * the value is not a scalar (nothing set), -1 with an error. */
+int cast_scalar(PyObject *value, va_dtype dtype, void *out);
 /* TypeError "...() takes ..." helpers are parse_arguments'; this one raises a
  * ValueError for NumPy's non-C orders that the GPU arrays do not offer. */
 int check_order_c(PyObject *order, const char *fname);
