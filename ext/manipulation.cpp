@@ -379,10 +379,11 @@ static PyObject *squeeze_array(DeviceArrayObject *a, PyObject *axis_obj)
     }
     else {
         int n = 0, axes[VA_MAX_NDIM];
-        if (parse_axes(axis_obj, a->ndim, &n, axes) < 0) {
+        /* NumPy lets a 0-d array take axis 0 or -1 (nothing to squeeze) */
+        if (parse_axes(axis_obj, a->ndim == 0 ? 1 : a->ndim, &n, axes) < 0) {
             return NULL;
         }
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < n && a->ndim > 0; ++i) {
             if (a->shape[axes[i]] != 1) {
                 PyErr_SetString(PyExc_ValueError,
                                 "cannot select an axis to squeeze out which has size not equal to one");
