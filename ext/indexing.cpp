@@ -652,6 +652,36 @@ static int overlaps(const va_array *a, const va_array *b)
     return alo < bhi && blo < ahi;
 }
 
+/* Whether `value` broadcasts into the target shape, found before anything is
+ * uploaded or allocated (NumPy's ValueError otherwise). GPU arrays of other
+ * libraries are checked once imported. */
+static int value_fits(PyObject *value, int tnd, const int64_t *tshape)
+{
+    int64_t vshape[VA_MAX_NDIM], strides[VA_MAX_NDIM] = {0};
+    int vnd = 0;
+    if (is_scalar(value)) {
+        return 0;
+    }
+    if (DeviceArray_Check(value)) {
+        const DeviceArrayObject *v = (const DeviceArrayObject *)value;
+        return broadcast_value(v->ndim, v->shape, strides, tnd, tshape, strides);
+    }
+    if (!PyArray_Check(value) && (PyObject_HasAttrString(value, "__cuda_array_interface__") ||
+                                  PyObject_HasAttrString(value, "__dlpack__"))) {
+        return 0;
+    }
+    PyArrayObject *host = (PyArrayObject *)PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
+    if (host == NULL) {
+        return -1;
+    }
+    vnd = PyArray_NDIM(host) < VA_MAX_NDIM ? PyArray_NDIM(host) : VA_MAX_NDIM;
+    for (int d = 0; d < vnd; ++d) {
+        vshape[d] = PyArray_DIM(host, d);
+    }
+    Py_DECREF(host);
+    return broadcast_value(vnd, vshape, strides, tnd, tshape, strides);
+}
+
 /* `value` as a DeviceArray on `device`: GPU data as is (through the host from
  * another device), host data cast to `dtype` as NumPy assigns and uploaded. */
 static DeviceArrayObject *value_on_device(PyObject *value, int device, va_dtype dtype)
@@ -707,6 +737,9 @@ int assign_to_view(DeviceArrayObject *base, const ViewGeometry *target, PyObject
         }
         return 0;
     }
+    if (value_fits(value, target->ndim, target->shape) < 0) {
+        return -1;
+    }
     DeviceArrayObject *v = value_on_device(value, base->device, base->dtype);
     if (v == NULL) {
         return -1;
@@ -753,6 +786,9 @@ static int scatter(DeviceArrayObject *self, Plan *plan, PyObject *value)
     int64_t n = 1;
     for (int d = 0; d < plan->result_ndim; ++d) {
         n *= plan->result_shape[d];
+    }
+    if (value_fits(value, plan->result_ndim, plan->result_shape) < 0) {
+        goto fail;
     }
     /* The value, broadcast and converted, packed in the result's shape first:
      * the scatter then walks one plain contiguous source. */

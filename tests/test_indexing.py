@@ -224,7 +224,9 @@ def test_index_errors_are_raised_before_any_gpu_call():
 def test_set_errors_are_raised_before_any_gpu_call():
     a = np.zeros((3, 4))
     d = core._testing_view(a.shape, a.strides, a.dtype)
-    for key, value in [((1, 2, 3), 0.0), (5, 1.0), (slice(None), "x"), (0, np.nan * 1j)]:
+    for key, value in [((1, 2, 3), 0.0), (5, 1.0), (slice(None), "x"), (0, np.nan * 1j), (0, np.zeros(3)),
+                       (slice(None), np.zeros((2, 4))), ([0, 1], np.zeros(3)), (a[:, 0] > 9, np.zeros(2)),
+                       ([0, 4], 1.0), (slice(None), [[1, 2], [3, 4]])]:
         expected = outcome(lambda: a.__setitem__(key, value))
         assert isinstance(expected, Raised), (key, value)
         assert_same_result(outcome(lambda: d.__setitem__(key, value)), expected)
