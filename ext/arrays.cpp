@@ -14,7 +14,7 @@ static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t n
     int ndim = 0, nstrides = 0, given = 0;
     int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
     va_dtype dtype = VA_FLOAT64;
-    long long address = 0;
+    long long address = 1 << 20; /* not NULL: views add offsets to it */
     if (parse_arguments("_testing_view", args, nargs, kwnames, names, 4, 3, 4, values) < 0 ||
         parse_shape(values[0], 0, &ndim, shape) < 0 ||
         parse_dtype(values[2], &dtype, &given) < 0) {
@@ -46,7 +46,7 @@ static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef testing_functions[] = {
     {"_testing_view", (PyCFunction)(void (*)(void))mm_testing_view, METH_FASTCALL | METH_KEYWORDS,
-     "_testing_view(shape, strides, dtype, address=0)\n--\n\nTests only: a DeviceArray over no memory, "
+     "_testing_view(shape, strides, dtype, address=1<<20)\n--\n\nTests only: a DeviceArray over no memory, "
      "for checking view arithmetic without a GPU."},
     {NULL, NULL, 0, NULL},
 };
