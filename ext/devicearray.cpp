@@ -501,6 +501,7 @@ int devicearray_init(PyObject *module)
     DeviceArray_Type.tp_as_number = &devicearray_as_number;
     DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
     DeviceArray_Type.tp_as_mapping = &devicearray_as_mapping;
+    DeviceArray_Type.tp_iter = devicearray_iter;
     DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
     DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT;
     DeviceArray_Type.tp_doc =

@@ -231,10 +231,6 @@ static PyArrayObject *host_index_array(PyObject *obj)
 {
     PyObject *host = NULL;
     PyArrayObject *result = NULL;
-    if (PyBool_Check(obj) || PyArray_IsScalar(obj, Bool)) {
-        PyErr_SetString(PyExc_IndexError, "boolean scalar indices are not supported for GPU arrays");
-        return NULL;
-    }
     if (DeviceArray_Check(obj)) {
         host = devicearray_to_host((DeviceArrayObject *)obj);
     }
@@ -375,8 +371,15 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
                     }
                 }
                 if (PyArray_NDIM(mask) == 0) {
-                    PyErr_SetString(PyExc_IndexError, "boolean scalar indices are not supported for GPU arrays");
-                    goto fail;
+                    /* d[True] / d[False]: a new axis of length 1 or 0, indexing nothing */
+                    npy_intp len = *(const npy_bool *)PyArray_DATA(mask) ? 1 : 0;
+                    nonzero[i] = PyArray_ZEROS(1, &len, NPY_INT64, 0);
+                    if (nonzero[i] == NULL) {
+                        goto fail;
+                    }
+                    arrays[nadv] = (PyArrayObject *)nonzero[i];
+                    adv_axis[nadv++] = -1;
+                    continue;
                 }
                 nonzero[i] = PyArray_Nonzero(mask);
                 if (nonzero[i] == NULL) {
@@ -442,6 +445,9 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
             int64_t offset = 0;
             for (int k = 0; k < nadv; ++k) {
                 int64_t v = *(int64_t *)PyArray_MultiIter_DATA(mit, k);
+                if (adv_axis[k] < 0) { /* a boolean scalar's axis: no memory moves */
+                    continue;
+                }
                 if (check_bound(&v, adv_axis[k], in->shape[adv_axis[k]]) < 0) {
                     goto fail;
                 }
@@ -858,6 +864,31 @@ static Py_ssize_t devicearray_length(PyObject *op)
         return -1;
     }
     return (Py_ssize_t)self->shape[0];
+}
+
+PyObject *devicearray_iter(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    /* iter(map(d.__getitem__, range(len(d)))): views of the first axis, made lazily */
+    PyObject *range = NULL, *getitem = NULL, *mapped = NULL, *result = NULL;
+    range = PyObject_CallFunction((PyObject *)&PyRange_Type, "L", (long long)self->shape[0]);
+    if (range != NULL) {
+        getitem = PyObject_GetAttrString(op, "__getitem__");
+    }
+    if (getitem != NULL) {
+        mapped = PyObject_CallFunctionObjArgs((PyObject *)&PyMap_Type, getitem, range, NULL);
+    }
+    if (mapped != NULL) {
+        result = PyObject_GetIter(mapped);
+    }
+    Py_XDECREF(range);
+    Py_XDECREF(getitem);
+    Py_XDECREF(mapped);
+    return result;
 }
 
 PyMappingMethods devicearray_as_mapping = {devicearray_length, devicearray_subscript,

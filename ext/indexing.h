@@ -8,6 +8,9 @@
 /* DeviceArray's mapping slots (len(), d[key], d[key] = value). */
 extern PyMappingMethods devicearray_as_mapping;
 
+/* iter(d): views d[0], d[1], ... (TypeError for a 0-d array, as NumPy). */
+PyObject *devicearray_iter(PyObject *self);
+
 /* Adds _view_meta and _index_plan (the index arithmetic, checkable without a GPU). */
 int indexing_init(PyObject *module);
 

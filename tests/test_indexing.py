@@ -149,6 +149,17 @@ def test_len_as_numpy():
         len(core._testing_view((), (), np.float64))
 
 
+def test_iteration_as_numpy():
+    a = np.zeros((3, 4))
+    d = core._testing_view(a.shape, a.strides, a.dtype)
+    rows = list(d)
+    assert [r.shape for r in rows] == [r.shape for r in a]
+    assert [r.ptr - d.ptr for r in rows] == [0, 32, 64]
+    with pytest.raises(TypeError, match="0-d"):
+        iter(core._testing_view((), (), np.float64))
+    assert list(core._testing_view((0, 2), (16, 8), np.float64)) == []
+
+
 def test_delete_raises_as_numpy():
     d = core._testing_view((3,), (8,), np.float64)
     with pytest.raises(ValueError):
@@ -183,6 +194,7 @@ ADVANCED_KEYS = [
     (None, [0, 1]), ([[0], [1]], [0, 1, 2]), (slice(1, None), Ellipsis, [-1]),
     b(True, False, True, True), (slice(None), b(False, True, False, True, True)), b(False, False, False, False),
     [True, False, True, False], (b(True, False, True, True), [0, 1, 0]),
+    True, False, np.True_, (Ellipsis, True), (0, False, slice(None)), ([0, 1], True), (None, np.array(True)),
     # errors, with NumPy's classes
     [5], [-7], np.array([1.0]), ([0, 1], [0, 1, 2]), b(True, False), (0, 1, 2, [0]), ([0], Ellipsis, Ellipsis),
 ]
