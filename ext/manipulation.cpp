@@ -618,14 +618,51 @@ fail:
     return -1;
 }
 
-static int pieces_dtype(Pieces *p, PyObject *dtype_obj, va_dtype *dtype)
+static PyArray_Descr *piece_descr(PyObject *item)
+{
+    if (DeviceArray_Check(item)) {
+        return descr_from_va(((DeviceArrayObject *)item)->dtype);
+    }
+    PyArray_Descr *d = PyArray_DESCR((PyArrayObject *)item);
+    Py_INCREF(d);
+    return d;
+}
+
+/* The result dtype: NumPy's promotion of the inputs, or dtype= when every input
+ * casts to it under `casting` (same_kind by default, as NumPy's). */
+static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, va_dtype *dtype)
 {
     int given = 0;
+    NPY_CASTING casting = NPY_SAME_KIND_CASTING;
     if (parse_dtype(dtype_obj, dtype, &given) < 0) {
         return -1;
     }
+    if (casting_obj != NULL && !PyArray_CastingConverter(casting_obj, &casting)) {
+        return -1;
+    }
     if (given) {
-        return 0;
+        PyArray_Descr *to = descr_from_va(*dtype);
+        if (to == NULL) {
+            return -1;
+        }
+        int st = 0;
+        for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
+            PyArray_Descr *from = piece_descr(p->items[i]);
+            if (from == NULL) {
+                st = -1;
+            }
+            else if (!PyArray_CanCastTypeTo(from, to, casting)) {
+                PyErr_Format(PyExc_TypeError, "Cannot cast array data from %R to %R according to the rule '%s'",
+                             (PyObject *)from, (PyObject *)to,
+                             casting == NPY_NO_CASTING ? "no" : casting == NPY_EQUIV_CASTING ? "equiv"
+                             : casting == NPY_SAFE_CASTING ? "safe" : casting == NPY_SAME_KIND_CASTING ? "same_kind"
+                             : "unsafe");
+                st = -1;
+            }
+            Py_XDECREF(from);
+        }
+        Py_DECREF(to);
+        return st;
     }
     PyArray_Descr **descrs = (PyArray_Descr **)PyMem_Calloc((size_t)p->count, sizeof(PyArray_Descr *));
     if (descrs == NULL) {
@@ -634,13 +671,7 @@ static int pieces_dtype(Pieces *p, PyObject *dtype_obj, va_dtype *dtype)
     }
     int st = 0;
     for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
-        if (DeviceArray_Check(p->items[i])) {
-            descrs[i] = descr_from_va(((DeviceArrayObject *)p->items[i])->dtype);
-        }
-        else {
-            descrs[i] = PyArray_DESCR((PyArrayObject *)p->items[i]);
-            Py_INCREF(descrs[i]);
-        }
+        descrs[i] = piece_descr(p->items[i]);
         st = descrs[i] == NULL ? -1 : 0;
     }
     PyArray_Descr *common = st == 0 ? PyArray_ResultType(0, NULL, (npy_intp)p->count, descrs) : NULL;
@@ -718,7 +749,7 @@ static PyObject *join(const char *fname, int stack, PyObject *const *args, Py_ss
     if (pieces_collect(values[0], fname, &p) < 0) {
         return NULL;
     }
-    if (pieces_dtype(&p, values[3], &dtype) < 0) {
+    if (pieces_dtype(&p, values[3], values[4], &dtype) < 0) {
         goto fail;
     }
     flat = !stack && values[1] == Py_None;
@@ -1008,8 +1039,10 @@ static PyMethodDef manipulation_functions[] = {
     {"broadcast_to", FASTCALL(mm_broadcast_to),
      "broadcast_to(array, shape)\n--\n\nnumpy.broadcast_to for GPU arrays (a view with zero strides)."},
     {"concatenate", FASTCALL(mm_concatenate),
-     "concatenate(arrays, axis=0, out=None, dtype=None)\n--\n\nnumpy.concatenate on the GPU of the first GPU input."},
-    {"stack", FASTCALL(mm_stack), "stack(arrays, axis=0, out=None, dtype=None)\n--\n\nnumpy.stack on a GPU."},
+     "concatenate(arrays, axis=0, out=None, dtype=None, casting='same_kind')\n--\n\nnumpy.concatenate on the GPU "
+     "of the first GPU input."},
+    {"stack", FASTCALL(mm_stack),
+     "stack(arrays, axis=0, out=None, dtype=None, casting='same_kind')\n--\n\nnumpy.stack on a GPU."},
     {"astype", FASTCALL(mm_astype), "astype(x, dtype, copy=True, device=None)\n--\n\nnumpy.astype for GPU arrays."},
     {"copy", FASTCALL(mm_copy), "copy(a, order='C')\n--\n\nA copy on the GPU."},
     {NULL, NULL, 0, NULL},

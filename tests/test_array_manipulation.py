@@ -180,6 +180,9 @@ JOIN_ERRORS = [
     ("stack", lambda m: m.stack([np.zeros(2), np.zeros(3)])),
     ("stack", lambda m: m.stack([np.zeros(2)], axis=2)),
     ("stack", lambda m: m.stack([])),
+    ("concatenate", lambda m: m.concatenate([np.zeros(2), np.ones(2)], dtype=np.int32)),
+    ("stack", lambda m: m.stack([np.zeros(2, np.int64)], dtype=np.int32, casting="safe")),
+    ("concatenate", lambda m: m.concatenate([np.zeros(2)], casting="nonsense")),
 ]
 
 
