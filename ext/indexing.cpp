@@ -305,10 +305,12 @@ static int shapes_mismatch(PyArrayObject **arrays, int n)
 static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, Plan *plan)
 {
     PyArrayObject *converted[MAX_ITEMS] = {NULL};
-    PyArrayObject *arrays[VA_MAX_NDIM] = {NULL}; /* borrowed from converted or nonzero */
+    /* one index array per indexed axis, and one per boolean scalar (which
+     * indexes none): at most VA_MAX_NDIM + MAX_ITEMS */
+    PyArrayObject *arrays[VA_MAX_NDIM + MAX_ITEMS] = {NULL}; /* borrowed from converted or nonzero */
     PyObject *nonzero[MAX_ITEMS] = {NULL};
     int array_dims[MAX_ITEMS];
-    int adv_axis[VA_MAX_NDIM];
+    int adv_axis[VA_MAX_NDIM + MAX_ITEMS];
     int nadv = 0, consumed = 0, result = -1;
     PyArrayMultiIterObject *mit = NULL;
     ViewGeometry *src = &plan->source;

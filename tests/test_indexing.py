@@ -214,6 +214,13 @@ def test_index_plan_replays_to_numpy(layout, key):
     assert_same_result(got, expected)
 
 
+def test_many_boolean_scalars_are_refused_cleanly():
+    a = np.zeros(3)
+    expected = outcome(lambda: a[(True,) * 40])
+    got = outcome(lambda: core._index_plan(a.shape, a.strides, (True,) * 40))
+    assert isinstance(got, Raised) or got[3] == expected.shape
+
+
 def test_index_plan_2d_mask():
     base = np.arange(20.0)
     a = base.reshape(4, 5)
