@@ -6,6 +6,8 @@
  */
 #define MYMODULE_IMPORT_ARRAY
 #include "ext/common.h"
+#include "ext/arrays.h"
+#include "ext/conversions.h"
 
 #include "ext/elementwise.h"
 #include "ext/optable.h"
@@ -134,30 +136,6 @@ static PyObject *mm_to_device(PyObject *, PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
-static PyObject *mm_asarray(PyObject *, PyObject *obj)
-{
-    if (DeviceArray_Check(obj)) {
-        Py_INCREF(obj);
-        return obj;
-    }
-    PyObject *imported = interop_import(obj);
-    if (imported != Py_None) {
-        return imported; /* a zero-copy view, or NULL with the error */
-    }
-    Py_DECREF(imported);
-    PyArrayObject *host = host_array_of(obj);
-    if (host == NULL) {
-        return NULL;
-    }
-    if (require_cuda("asarray") < 0) {
-        Py_DECREF(host);
-        return NULL;
-    }
-    PyObject *result = (PyObject *)devicearray_from_host(host, 0, 0);
-    Py_DECREF(host);
-    return result;
-}
-
 static PyObject *mm_from_dlpack(PyObject *, PyObject *obj)
 {
     return interop_from_dlpack(obj);
@@ -179,8 +157,6 @@ static PyMethodDef module_methods[] = {
     {"to_device", FASTCALL(mm_to_device),
      "to_device(a, device=None, unified=False)\n--\n\nCopy host data to a GPU as a DeviceArray; "
      "unified=True uses CUDA managed memory, which NumPy can read in place."},
-    {"asarray", mm_asarray, METH_O,
-     "asarray(x)\n--\n\nA zero-copy DeviceArray view of another library's GPU array (host data is copied)."},
     {"from_dlpack", mm_from_dlpack, METH_O,
      "from_dlpack(x)\n--\n\nA zero-copy DeviceArray view of an object exporting __dlpack__ on a CUDA device."},
     {"cuda_available", mm_cuda_available, METH_NOARGS,
@@ -212,8 +188,9 @@ PyMODINIT_FUNC PyInit__core(void)
     }
     PyNumberMethods *numbers = devicearray_number_methods();
     richcmpfunc richcompare = NULL;
+    conversions_fill_number(numbers);
     if (errors_init() < 0 || optable_init(module, numbers, &richcompare) < 0 ||
-        devicearray_init(module, richcompare) < 0) {
+        devicearray_init(module, richcompare) < 0 || arrays_init(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

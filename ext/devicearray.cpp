@@ -2,6 +2,7 @@
  * library's memory), its attributes, host copies and arithmetic. */
 #include <string.h>
 
+#include "indexing.h"
 #include "shapes.h"
 
 static int64_t element_count(const DeviceArrayObject *self)
@@ -304,7 +305,10 @@ static void devicearray_dealloc(PyObject *op)
     int device = self->device;
     self->owner = NULL;
     Py_TYPE(op)->tp_free(op);
-    if (owner != NULL) {
+    if (owner != NULL && DeviceArray_Check(owner)) {
+        Py_DECREF(owner); /* a view of our own array: frees in stream order itself */
+    }
+    else if (owner != NULL) {
         release_owner_later(owner, device);
     }
     devicearray_sweep_releases(0);
@@ -415,9 +419,15 @@ static PyObject *devicearray_repr(PyObject *op)
     if (r == NULL) {
         return NULL;
     }
-    /* "array([...], dtype=...)" becomes "DeviceArray([...], dtype=..., device=N)" */
-    PyObject *body = PyUnicode_Substring(r, 5, PyUnicode_GET_LENGTH(r) - 1);
+    /* "array([...], dtype=...)" becomes "DeviceArray([...], dtype=..., device=N)",
+     * continuation lines moved right by the six letters "Device" adds */
+    PyObject *cut = PyUnicode_Substring(r, 5, PyUnicode_GET_LENGTH(r) - 1);
     Py_DECREF(r);
+    if (cut == NULL) {
+        return NULL;
+    }
+    PyObject *body = PyObject_CallMethod(cut, "replace", "ss", "\n", "\n      ");
+    Py_DECREF(cut);
     if (body == NULL) {
         return NULL;
     }
@@ -512,6 +522,8 @@ int devicearray_init(PyObject *module, richcmpfunc richcompare)
         DeviceArray_Type.tp_hash = PyObject_HashNotImplemented;
     }
     DeviceArray_Type.tp_as_sequence = &devicearray_as_sequence;
+    DeviceArray_Type.tp_as_mapping = &devicearray_as_mapping;
+    DeviceArray_Type.tp_iter = devicearray_iter;
     DeviceArray_Type.tp_as_buffer = &devicearray_as_buffer;
     DeviceArray_Type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
     DeviceArray_Type.tp_traverse = devicearray_traverse;

@@ -56,3 +56,17 @@ __all__ = sorted([
     "fib", "from_dlpack", "helloworld", "ops", "show_config",
     "synchronize", "to_device", "trace", "vector_add", "vector_add_cpu", "vector_add_cuda",
 ] + [_op["name"] for _op in ops])
+
+# ---- arrays on a GPU: creation, indexing, shapes and types (issue 11) ----
+from ._core import (  # noqa: E402
+    arange, astype, broadcast_to, concatenate, copy, empty, empty_like, expand_dims, eye, full,
+    full_like, linspace, ones, ones_like, permute_dims, ravel, reshape, squeeze, stack, transpose,
+    zeros, zeros_like,
+)
+
+__all__ += [
+    "arange", "astype", "broadcast_to", "concatenate", "copy", "empty", "empty_like", "expand_dims",
+    "eye", "full", "full_like", "linspace", "ones", "ones_like", "permute_dims", "ravel", "reshape",
+    "squeeze", "stack", "transpose", "zeros", "zeros_like",
+]
+__all__.sort()

@@ -1392,6 +1392,143 @@ static void test_no_leaks(void) {
           (long long)bytes, (long long)live);
 }
 
+/* ------------------------------------------------------------------------ */
+/* creation (fill, arange, linspace, eye) and gather / scatter              */
+/* ------------------------------------------------------------------------ */
+
+/* A view of `data`: byte strides given, or C-contiguous when NULL. */
+static void plain_view(va_array *v, void *data, va_dtype t, int32_t ndim, const int64_t *shape,
+                       const int64_t *strides) {
+    memset(v, 0, sizeof(*v));
+    v->data = data;
+    v->dtype = t;
+    v->ndim = ndim;
+    int64_t step = (int64_t)esize(t);
+    for (int32_t d = ndim - 1; d >= 0; d--) {
+        v->shape[d] = shape[d];
+        v->strides[d] = strides != NULL ? strides[d] : step;
+        step *= shape[d];
+    }
+}
+
+/* Bad arguments are refused before the device is looked at. */
+static void test_bad_creation_arguments(void) {
+    double value = 1.0;
+    int64_t table[1] = {0};
+    va_array one, two, bad;
+    memset(&one, 0, sizeof(one));
+    one.dtype = VA_FLOAT64;
+    one.ndim = 1;
+    one.shape[0] = 4;
+    one.strides[0] = 8;
+    one.data = &value; /* never touched: every call below fails first */
+    two = one;
+    two.ndim = 2;
+    two.shape[1] = 1;
+    two.strides[1] = 8;
+    bad = one;
+    bad.dtype = (va_dtype)9;
+    CHECK_STATUS(va_fill(0, &one, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_fill(0, NULL, &value), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_fill(0, &bad, &value), VA_ERROR_UNSUPPORTED_DTYPE);
+    CHECK_STATUS(va_arange(0, &two, &value, &value), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_arange(0, &one, NULL, &value), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_linspace(0, &two, VA_FLOAT64, 0.0, 1.0, 1), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_linspace(0, &one, VA_INT32, 0.0, 1.0, 1), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_eye(0, &one, 0), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_gather(0, &one, 1, table, &one), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_gather(0, &one, 0, NULL, &one), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_scatter(0, &one, &two, 0, table), VA_ERROR_INVALID_VALUE);
+}
+
+static void test_creation(void) {
+    if (!gpu_case("fill, arange, linspace and eye")) return;
+    const int64_t n = 1000003;
+    double *host = (double *)xmalloc((size_t)n * 8);
+    double *dev = (double *)dev_alloc((size_t)n * 8);
+    va_array v;
+    plain_view(&v, dev, VA_FLOAT64, 1, &n, NULL);
+    double value = -2.5;
+    CHECK_STATUS(va_fill(0, &v, &value), VA_SUCCESS);
+    download(host, dev, (size_t)n * 8);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) bad += host[i] != -2.5;
+    CHECK(bad == 0, "va_fill: %lld wrong elements", (long long)bad);
+
+    double first = 0.25, second = 0.35; /* numpy.arange(0.25, x, 0.1) */
+    CHECK_STATUS(va_arange(0, &v, &first, &second), VA_SUCCESS);
+    download(host, dev, (size_t)n * 8);
+    const double delta = second - first;
+    bad = 0;
+    for (int64_t i = 2; i < n; ++i) {
+        volatile double product = (double)i * delta; /* rounded apart, as NumPy's loop */
+        bad += host[i] != first + product;
+    }
+    CHECK(bad == 0 && host[0] == first && host[1] == second, "va_arange: %lld wrong elements", (long long)bad);
+
+    CHECK_STATUS(va_linspace(0, &v, VA_FLOAT64, -1.0, 3.0, 1), VA_SUCCESS);
+    download(host, dev, (size_t)n * 8);
+    const double step = 4.0 / (double)(n - 1);
+    bad = 0;
+    for (int64_t i = 0; i + 1 < n; ++i) {
+        volatile double product = (double)i * step;
+        bad += host[i] != product + -1.0;
+    }
+    CHECK(bad == 0 && host[n - 1] == 3.0, "va_linspace: %lld wrong elements", (long long)bad);
+
+    int64_t shape[2] = {37, 41};
+    va_array m;
+    plain_view(&m, dev, VA_FLOAT64, 2, shape, NULL);
+    CHECK_STATUS(va_eye(0, &m, 3), VA_SUCCESS);
+    download(host, dev, 37 * 41 * 8);
+    bad = 0;
+    for (int64_t r = 0; r < 37; ++r)
+        for (int64_t c = 0; c < 41; ++c) bad += host[r * 41 + c] != (c == r + 3 ? 1.0 : 0.0);
+    CHECK(bad == 0, "va_eye: %lld wrong elements", (long long)bad);
+    dev_free(dev, (size_t)n * 8);
+    free(host);
+    case_end();
+}
+
+static void test_gather_scatter(void) {
+    if (!gpu_case("gather and scatter through an offset table")) return;
+    /* src: 6 x 5 int32 (values 0..29); gather rows {4, 0, 4} of columns 1::2 */
+    int32_t host[30], out[6];
+    for (int i = 0; i < 30; ++i) host[i] = i;
+    int64_t table[3] = {4 * 20, 0, 4 * 20};
+    int32_t *dsrc = (int32_t *)dev_alloc(sizeof(host));
+    int32_t *dout = (int32_t *)dev_alloc(sizeof(out));
+    int64_t *dtab = (int64_t *)dev_alloc(sizeof(table));
+    upload(dsrc, host, sizeof(host));
+    upload(dtab, table, sizeof(table));
+    va_array src, dst;
+    int64_t shape[2] = {3, 2};
+    int64_t sstrides[2] = {0, 8};
+    plain_view(&src, (char *)dsrc + 4, VA_INT32, 2, shape, sstrides);
+    plain_view(&dst, dout, VA_INT32, 2, shape, NULL);
+    CHECK_STATUS(va_gather(0, &src, 0, dtab, &dst), VA_SUCCESS);
+    download(out, dout, sizeof(out));
+    const int32_t want[6] = {21, 23, 1, 3, 21, 23};
+    CHECK(memcmp(out, want, sizeof(want)) == 0, "va_gather: %d %d %d %d %d %d", out[0], out[1], out[2],
+          out[3], out[4], out[5]);
+    /* scatter -1, -2 into rows {0, 2} at columns 1::2 */
+    int32_t values[4] = {-1, -2, -3, -4};
+    int64_t rows[2] = {0, 2 * 20};
+    upload(dout, values, sizeof(values));
+    upload(dtab, rows, sizeof(rows));
+    int64_t vshape[2] = {2, 2};
+    plain_view(&src, dout, VA_INT32, 2, vshape, NULL);
+    plain_view(&dst, (char *)dsrc + 4, VA_INT32, 2, vshape, sstrides);
+    CHECK_STATUS(va_scatter(0, &src, &dst, 0, dtab), VA_SUCCESS);
+    download(host, dsrc, sizeof(host));
+    CHECK(host[1] == -1 && host[3] == -2 && host[11] == -3 && host[13] == -4 && host[0] == 0 && host[12] == 12,
+          "va_scatter: %d %d %d %d", host[1], host[3], host[11], host[13]);
+    dev_free(dsrc, sizeof(host));
+    dev_free(dout, sizeof(out));
+    dev_free(dtab, sizeof(table));
+    case_end();
+}
+
 int main(void) {
     va_status avail = va_cuda_available();
     g_gpu = avail == VA_SUCCESS;
@@ -1404,6 +1541,7 @@ int main(void) {
     test_bad_binary_arguments();
     test_bad_reduce_arguments();
     test_bad_other_arguments();
+    test_bad_creation_arguments();
     test_no_device();
     test_device_queries();
     test_binary();
@@ -1411,6 +1549,8 @@ int main(void) {
     test_copy_convert();
     test_sum();
     test_trace();
+    test_creation();
+    test_gather_scatter();
     test_large();
     test_no_leaks();
     /* Everything the library holds goes back, so the memory checker sees no leak. */

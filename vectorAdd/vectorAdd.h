@@ -223,6 +223,29 @@ va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
 va_status va_trace(int device, const va_array *a, void *result);
 
+/* ---- creation and indexing, queued on the library's stream of `device` ---- */
+/* Every element of dst (any layout) set to *value, one element of dst's dtype. */
+va_status va_fill(int device, const va_array *dst, const void *value);
+/* dst (1-d) = numpy.arange's values: *first and *second are elements 0 and 1 in
+ * dst's dtype (as NumPy sets them from start and start + step), element i >= 2
+ * is first + i * (second - first) in that dtype. */
+va_status va_arange(int device, const va_array *dst, const void *first, const void *second);
+/* dst (1-d) = numpy.linspace(start, stop, len, endpoint) computed in `compute`
+ * (VA_FLOAT32 or VA_FLOAT64), floored for an integer dst, then cast to dst's dtype. */
+va_status va_linspace(int device, const va_array *dst, va_dtype compute, double start,
+                      double stop, int endpoint);
+/* dst (2-d, any layout) = ones on diagonal k (k > 0 above the main one), zeros elsewhere. */
+va_status va_eye(int device, const va_array *dst, int64_t k);
+/* dst = src (converted to dst's dtype), both of one shape, except that along
+ * `axis` src's element j sits at byte offset offsets[j] (int64, device memory,
+ * shape[axis] entries) from src->data plus the other axes' strides: a gather. */
+va_status va_gather(int device, const va_array *src, int axis, const int64_t *offsets,
+                    const va_array *dst);
+/* The reverse: dst's element j along `axis` sits at offsets[j]: a scatter (with
+ * repeated offsets, which write lands is unspecified). */
+va_status va_scatter(int device, const va_array *src, const va_array *dst, int axis,
+                     const int64_t *offsets);
+
 /* ---- compute on host memory through the GPU (uploads, computes, downloads) ---- */
 /* Like va_binary, but a, b and out live in host memory. Inputs are read with
  * their strides; out must be C-contiguous. Small inputs go through one kernel

@@ -1,0 +1,61 @@
+/* One registration call for creation.cpp, indexing.cpp and manipulation.cpp. */
+#include "arrays.h"
+#include "creation.h"
+#include "indexing.h"
+#include "manipulation.h"
+
+/* A DeviceArray over no memory at all (its address is `address`, never read):
+ * for tests of the view arithmetic (indexing, reshape, transpose, ...) where
+ * there is no GPU. Any operation that touches the data fails or crashes. */
+static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"shape", "strides", "dtype", "address"};
+    PyObject *values[4];
+    int ndim = 0, nstrides = 0, given = 0;
+    int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
+    va_dtype dtype = VA_FLOAT64;
+    long long address = 1 << 20; /* not NULL: views add offsets to it */
+    if (parse_arguments("_testing_view", args, nargs, kwnames, names, 4, 3, 4, values) < 0 ||
+        parse_shape(values[0], 0, &ndim, shape) < 0 ||
+        parse_dtype(values[2], &dtype, &given) < 0) {
+        return NULL;
+    }
+    {
+        PyObject *seq = PySequence_Fast(values[1], "strides must be a sequence");
+        if (seq == NULL) {
+            return NULL;
+        }
+        nstrides = (int)PySequence_Fast_GET_SIZE(seq);
+        for (int d = 0; d < nstrides && d < VA_MAX_NDIM; ++d) {
+            strides[d] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, d));
+        }
+        Py_DECREF(seq);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (nstrides != ndim) {
+        PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+        return NULL;
+    }
+    if (values[3] != NULL && (address = PyLong_AsLongLong(values[3])) == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return (PyObject *)devicearray_view((void *)(intptr_t)address, 0, dtype, ndim, shape, strides, NULL);
+}
+
+static PyMethodDef testing_functions[] = {
+    {"_testing_view", (PyCFunction)(void (*)(void))mm_testing_view, METH_FASTCALL | METH_KEYWORDS,
+     "_testing_view(shape, strides, dtype, address=1<<20)\n--\n\nTests only: a DeviceArray over no memory, "
+     "for checking view arithmetic without a GPU."},
+    {NULL, NULL, 0, NULL},
+};
+
+int arrays_init(PyObject *module)
+{
+    if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
+        PyModule_AddFunctions(module, testing_functions) < 0) {
+        return -1;
+    }
+    return 0;
+}

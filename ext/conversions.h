@@ -1,0 +1,11 @@
+/* DeviceArray as a Python scalar: bool(), int(), float(), operator.index(),
+ * with NumPy's rules and messages. Each reads one element from the GPU. */
+#ifndef MYMODULE_CONVERSIONS_H
+#define MYMODULE_CONVERSIONS_H
+
+#include "common.h"
+
+/* Sets nb_bool, nb_int, nb_float and nb_index (before PyType_Ready). */
+void conversions_fill_number(PyNumberMethods *number);
+
+#endif

@@ -1,0 +1,295 @@
+/* Views of DeviceArrays and the shared argument conversions of the array functions. */
+#include <string.h>
+
+#include "views.h"
+
+void geometry_of(const DeviceArrayObject *array, ViewGeometry *geometry)
+{
+    geometry->offset = 0;
+    geometry->ndim = array->ndim;
+    for (int d = 0; d < array->ndim; ++d) {
+        geometry->shape[d] = array->shape[d];
+        geometry->strides[d] = array->strides[d];
+    }
+}
+
+DeviceArrayObject *view_of(DeviceArrayObject *base, const ViewGeometry *geometry)
+{
+    /* The owner is the array that holds the memory (or the foreign owner's
+     * DeviceArray), so chains of views stay one link long. */
+    PyObject *owner = (PyObject *)base;
+    if (base->allocation == NULL && base->owner != NULL && DeviceArray_Check(base->owner)) {
+        owner = base->owner;
+    }
+    DeviceArrayObject *view = devicearray_view((char *)base->data + geometry->offset, base->device,
+                                               base->dtype, geometry->ndim, geometry->shape,
+                                               geometry->strides, owner);
+    if (view != NULL) {
+        view->managed = base->managed;
+    }
+    return view;
+}
+
+int64_t array_size(const DeviceArrayObject *array)
+{
+    int64_t n = 1;
+    for (int d = 0; d < array->ndim; ++d) {
+        n *= array->shape[d];
+    }
+    return n;
+}
+
+int parse_dtype(PyObject *obj, va_dtype *dtype, int *given)
+{
+    *given = 0;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_DescrConverter(obj, &descr)) {
+        return -1;
+    }
+    int ok = va_dtype_from_descr(descr, dtype);
+    if (ok < 0) {
+        raise_unsupported_dtype((PyObject *)descr);
+        Py_DECREF(descr);
+        return -1;
+    }
+    Py_DECREF(descr);
+    *given = 1;
+    return 0;
+}
+
+int parse_gpu_index(PyObject *obj, int *device)
+{
+    *device = 0;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(obj) || !PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "device must be an int (a GPU index) or None, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long d = PyLong_AsLong(obj);
+    if (d == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    int count = 0;
+    if (va_device_count(&count) != VA_SUCCESS) {
+        count = 0;
+    }
+    if (d < 0 || (count > 0 && d >= count)) {
+        PyErr_Format(PyExc_ValueError, "device %ld does not exist", d);
+        return -1;
+    }
+    *device = (int)d;
+    return 0;
+}
+
+static int index_value(PyObject *obj, int64_t *out)
+{
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_ValueError);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+int parse_shape(PyObject *obj, int allow_unknown, int *ndim, int64_t *dims)
+{
+    PyObject *seq = NULL;
+    int result = -1;
+    if (PyIndex_Check(obj) && !PyBool_Check(obj)) {
+        *ndim = 1;
+        if (index_value(obj, &dims[0]) < 0) {
+            return -1;
+        }
+    }
+    else {
+        seq = PySequence_Fast(obj, "expected a sequence of integers or a single integer");
+        if (seq == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (n > VA_MAX_NDIM) {
+            PyErr_Format(PyExc_ValueError, "maximum supported dimension for an ndarray is currently %d, found %zd",
+                         VA_MAX_NDIM, n);
+            goto fail;
+        }
+        *ndim = (int)n;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (index_value(PySequence_Fast_GET_ITEM(seq, i), &dims[i]) < 0) {
+                goto fail;
+            }
+        }
+    }
+    for (int d = 0; d < *ndim; ++d) {
+        if (dims[d] < 0 && !(allow_unknown && dims[d] == -1)) {
+            PyErr_SetString(PyExc_ValueError, allow_unknown ? "can only specify one unknown dimension"
+                                                            : "negative dimensions are not allowed");
+            goto fail;
+        }
+    }
+    result = 0;
+fail:
+    Py_XDECREF(seq);
+    return result;
+}
+
+int normalize_axis(int64_t axis, int ndim, int *out)
+{
+    if (axis < -ndim || axis >= ndim) {
+        PyObject *exceptions = PyImport_ImportModule("numpy.exceptions");
+        PyObject *axis_error = NULL, *exc = NULL;
+        if (exceptions != NULL) {
+            axis_error = PyObject_GetAttrString(exceptions, "AxisError");
+        }
+        if (axis_error != NULL) {
+            exc = PyObject_CallFunction(axis_error, "Li", (long long)axis, ndim);
+        }
+        if (exc != NULL) {
+            PyErr_SetObject(axis_error, exc);
+        }
+        Py_XDECREF(exc);
+        Py_XDECREF(axis_error);
+        Py_XDECREF(exceptions);
+        return -1;
+    }
+    *out = (int)(axis < 0 ? axis + ndim : axis);
+    return 0;
+}
+
+int parse_axes(PyObject *obj, int ndim, int *naxes, int *axes)
+{
+    int64_t values[VA_MAX_NDIM];
+    int n = 0;
+    if (PyTuple_Check(obj) || PyList_Check(obj)) {
+        if (parse_shape(obj, 1, &n, values) < 0) {
+            /* negative axes are fine here: re-read without the shape checks */
+            PyErr_Clear();
+            Py_ssize_t len = PySequence_Size(obj);
+            if (len < 0 || len > VA_MAX_NDIM) {
+                PyErr_SetString(PyExc_ValueError, "too many axes");
+                return -1;
+            }
+            n = (int)len;
+            for (int i = 0; i < n; ++i) {
+                PyObject *item = PySequence_GetItem(obj, i);
+                if (item == NULL) {
+                    return -1;
+                }
+                int st = index_value(item, &values[i]);
+                Py_DECREF(item);
+                if (st < 0) {
+                    return -1;
+                }
+            }
+        }
+    }
+    else {
+        n = 1;
+        if (index_value(obj, &values[0]) < 0) {
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (normalize_axis(values[i], ndim, &axes[i]) < 0) {
+            return -1;
+        }
+        for (int j = 0; j < i; ++j) {
+            if (axes[j] == axes[i]) {
+                PyErr_SetString(PyExc_ValueError, "repeated axis");
+                return -1;
+            }
+        }
+    }
+    *naxes = n;
+    return 0;
+}
+
+int pack_scalar(PyObject *value, va_dtype dtype, void *out)
+{
+    memset(out, 0, 16);
+    PyArray_Descr *descr = descr_from_va(dtype); /* stolen by PyArray_Zeros */
+    if (descr == NULL) {
+        return -1;
+    }
+    /* NumPy's own assignment of one element: the same casts and errors as
+     * numpy_array[i] = value (a 0-d array's setitem). */
+    PyArrayObject *cell = (PyArrayObject *)PyArray_Zeros(0, NULL, descr, 0);
+    if (cell == NULL) {
+        return -1;
+    }
+    int st = PyArray_SETITEM(cell, (char *)PyArray_DATA(cell), value);
+    if (st == 0) {
+        memcpy(out, PyArray_DATA(cell), va_dtype_size(dtype));
+    }
+    Py_DECREF(cell);
+    return st < 0 ? -1 : 0;
+}
+
+int cast_scalar(PyObject *value, va_dtype dtype, void *out)
+{
+    memset(out, 0, 16);
+    PyArray_Descr *descr = descr_from_va(dtype); /* stolen by PyArray_FromAny */
+    if (descr == NULL) {
+        return -1;
+    }
+    PyArrayObject *cast = (PyArrayObject *)PyArray_FromAny(value, descr, 0, 0,
+                                                           NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
+    if (cast == NULL) {
+        return -1;
+    }
+    int result = 1;
+    if (PyArray_NDIM(cast) == 0) {
+        memcpy(out, PyArray_DATA(cast), va_dtype_size(dtype));
+        result = 0;
+    }
+    Py_DECREF(cast);
+    return result;
+}
+
+int check_order_c(PyObject *order, const char *fname)
+{
+    if (order == NULL || order == Py_None) {
+        return 0;
+    }
+    if (PyUnicode_Check(order) && PyUnicode_CompareWithASCIIString(order, "C") == 0) {
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s(): only order='C' is supported for GPU arrays", fname);
+    return -1;
+}
+
+int add_to_type(PyTypeObject *type, PyMethodDef *methods, PyGetSetDef *getset)
+{
+    PyObject *dict = type->tp_dict;
+    for (PyMethodDef *m = methods; m != NULL && m->ml_name != NULL; ++m) {
+        PyObject *descr = PyDescr_NewMethod(type, m);
+        if (descr == NULL || PyDict_SetItemString(dict, m->ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    for (PyGetSetDef *g = getset; g != NULL && g->name != NULL; ++g) {
+        PyObject *descr = PyDescr_NewGetSet(type, g);
+        if (descr == NULL || PyDict_SetItemString(dict, g->name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    PyType_Modified(type);
+    return 0;
+}
