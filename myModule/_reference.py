@@ -4,8 +4,13 @@ import numpy as np
 
 
 def axpy(alpha, x, y, out=None):
-    """``alpha * x + y`` as NumPy computes it (the product rounded, then the sum)."""
-    return np.add(np.multiply(alpha, x), y, out=out)
+    """``alpha * x + y`` as NumPy computes it (the product rounded, then the sum),
+    in one dtype for both steps: ``np.result_type(alpha, x, y)`` (NEP 50: a Python
+    alpha is weak). That is NumPy's ``alpha * x + y`` whenever ``alpha * x`` already
+    has that dtype (x float, or x and alpha integers); for a bool or integer x with
+    a float alpha and a float32 y, NumPy's two steps would widen to float64."""
+    dtype = np.result_type(alpha, x, y)
+    return np.add(np.multiply(alpha, x, dtype=dtype), y, dtype=dtype, out=out)
 
 
 def check_power(compute, base, exponent):

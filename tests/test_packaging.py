@@ -43,6 +43,8 @@ def test_stubs_cover_every_public_name_of_the_core():
     with open(os.path.join(PACKAGE, "_core.pyi"), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     stubbed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    stubbed |= {node.target.id for node in tree.body
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
     public = {name for name in dir(myModule._core) if not name.startswith("__")}
     missing = sorted(public - stubbed)
     assert not missing, "myModule/_core.pyi lacks %s" % ", ".join(missing)

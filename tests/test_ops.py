@@ -1,0 +1,401 @@
+"""The op table tested from its own declarations (myModule.ops): every operation
+against the NumPy counterpart it names, with no operation listed here by hand.
+
+- dtype rules (no GPU needed): for every elementwise op and every combination of
+  bool/int32/int64/float32/float64 arrays and Python bool/int/float scalars, the
+  library's result dtype (myModule._core._op_dtypes, i.e. va_op_dtypes) is NumPy's,
+  or TypeError where NumPy's would not be a supported dtype.
+- values on the GPU: host data (device="cuda") in every layout of conftest's
+  LAYOUTS, and device arrays (contiguous, reversed, strided, transposed,
+  broadcast), with special values (NaN, +-inf, -0.0, subnormals, integer
+  extremes): bit-identical to NumPy where the declaration says ulp 0, else within
+  its ULP, NaN/inf/zero signs as NumPy.
+- reductions: every dtype, sizes 0, 1, block edges and large, strided and
+  broadcast layouts; empty inputs as NumPy (identity or ValueError).
+- DeviceArray operators: each declaration's pyop gives the same result as the
+  function, in place too.
+- signatures follow the declarations; the generated stubs and docs table are
+  what the table gives.
+"""
+import importlib
+import inspect
+import operator
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import myModule
+from conftest import (GPU_MARKS, LAYOUTS, ROOT, Raised, assert_same_result, make_layout,
+                      outcome, random_values, requires_gpu, requires_no_gpu)
+
+OPS = myModule.ops
+ELEMENTWISE = [op for op in OPS if op["kind"] == "elementwise"]
+REDUCTIONS = [op for op in OPS if op["kind"] == "reduction"]
+WITH_OPERATOR = [op for op in ELEMENTWISE if op["pyop"]]
+DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+PY_SCALARS = {"py-bool": True, "py-int": 3, "py-float": 2.5}
+SUPPORTED = {np.dtype(d) for d in DTYPES}
+
+pytestmark = pytest.mark.usefixtures("quiet_numpy")
+
+
+def ids(ops):
+    return [op["name"] for op in ops]
+
+
+def reference(op):
+    module, _, name = op["reference"].rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def fn(op):
+    return getattr(myModule, op["name"])
+
+
+# ------------------------------------------------------------------ values
+
+def values_for(op, position, dtype, shape, rng):
+    """Random values for argument `position` of `op` (its arrays counted after
+    its params), kept inside what NumPy computes without raising (power: no
+    negative integer exponents)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    x = random_values(dtype, shape, rng)
+    if op["name"] == "power" and position == op["nparams"] + 1 and dtype.kind == "i":
+        x = np.abs(x % 70).astype(dtype)  # exponents 0..69: wrap-around, no negatives
+    return x
+
+
+def compute_dtypes(op):
+    """The dtypes the op computes in (its declared loops)."""
+    return [d for d in DTYPES if d in op["results"]]
+
+
+def arguments(op, dtype, shape, rng):
+    """Params (Python floats/ints as the dtype suits) and arrays of `dtype` (bool
+    for fixed bool inputs such as where's condition)."""
+    params = [2.0 if np.dtype(dtype).kind == "f" else 3 for _ in range(op["nparams"])]
+    arrays = []
+    for k in range(op["nin"]):
+        d = op["fixed_inputs"][k] or dtype
+        arrays.append(values_for(op, op["nparams"] + k, d, shape, rng))
+    return params, arrays
+
+
+def ulp_distance(a, b):
+    """|a - b| in units in the last place (same float dtype), 0 where both are NaN."""
+    a, b = np.asarray(a), np.asarray(b)
+    itype = np.int32 if a.dtype == np.float32 else np.int64
+    ia, ib = a.view(itype).astype(np.int64), b.view(itype).astype(np.int64)
+    # Map the sign-magnitude bit patterns onto a line (a negative zero next to zero).
+    lo = np.int64(np.iinfo(itype).min)
+    ia = np.where(ia < 0, lo - ia, ia)
+    ib = np.where(ib < 0, lo - ib, ib)
+    d = np.abs(ia - ib)
+    d[np.isnan(a) & np.isnan(b)] = 0
+    return d
+
+
+def assert_matches(op, got, expected):
+    """Bit-identical for ulp 0; else within the declared ULP with NaN and inf
+    exactly where NumPy has them."""
+    if op["ulp"] == 0 or np.asarray(expected).dtype.kind != "f":
+        assert_same_result(got, expected)
+        return
+    got_arr, exp_arr = np.asarray(got), np.asarray(expected)
+    assert got_arr.dtype == exp_arr.dtype and got_arr.shape == exp_arr.shape, (got_arr, exp_arr)
+    assert np.array_equal(np.isnan(got_arr), np.isnan(exp_arr)), "NaNs differ"
+    worst = int(ulp_distance(got_arr, exp_arr).max(initial=0))
+    assert worst <= op["ulp"], "%s: %d ULP from NumPy (declared %d)" % (op["name"], worst, op["ulp"])
+
+
+# ------------------------------------------------------------------ dtype rules (CPU)
+
+def kinds_for(op):
+    return DTYPES + list(PY_SCALARS)
+
+
+def sample(kind):
+    if kind in PY_SCALARS:
+        return PY_SCALARS[kind]
+    return np.ones(2, dtype=kind)
+
+
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_result_dtypes_are_numpys(op):
+    import itertools
+    ref = reference(op)
+    checked = 0
+    param_values = [2.0] * op["nparams"]
+    for combo in itertools.product(kinds_for(op), repeat=op["nin"]):
+        args = param_values + [sample(k) for k in combo]
+        expected = outcome(lambda: np.asarray(ref(*args)).dtype)
+        got = outcome(lambda: myModule._core._op_dtypes(op["name"], *args))
+        if isinstance(expected, Raised) or expected not in SUPPORTED:
+            assert isinstance(got, Raised) and isinstance(got.exc, TypeError), (
+                "%s%s: NumPy gives %r, myModule %r" % (op["name"], combo, expected, got))
+        else:
+            assert not isinstance(got, Raised), "%s%s: NumPy gives %s, myModule raised %r" % (
+                op["name"], combo, expected, got)
+            assert got[1] == expected.name, "%s%s: NumPy gives %s, myModule %s" % (
+                op["name"], combo, expected, got[1])
+        checked += 1
+    assert checked == len(kinds_for(op)) ** op["nin"]
+
+
+@pytest.mark.parametrize("op", REDUCTIONS, ids=ids(REDUCTIONS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reduction_dtypes_and_cpu_values_are_numpys(op, dtype, rng):
+    x = values_for(op, 0, dtype, (5, 7), rng)[:, ::2]
+    assert_same_result(outcome(lambda: fn(op)(x, device="cpu")), outcome(lambda: reference(op)(x)))
+
+
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_cpu_path_is_numpys_own(op, rng):
+    for dtype in compute_dtypes(op):
+        params, arrays = arguments(op, dtype, (3, 4), rng)
+        assert_same_result(fn(op)(*params, *arrays, device="cpu"), reference(op)(*params, *arrays))
+        out = np.empty((3, 4), dtype=op["results"][dtype])
+        got = fn(op)(*params, *arrays, out=out, device="cpu")
+        assert got is out
+        assert_same_result(out, np.asarray(reference(op)(*params, *arrays)))
+
+
+@pytest.mark.parametrize("op", OPS, ids=ids(OPS))
+def test_signature_follows_the_declaration(op):
+    names = list(inspect.signature(fn(op)).parameters)
+    tail = ["device"] if op["kind"] == "reduction" else ["out", "device"]
+    assert names == list(op["args"]) + tail
+    assert op["doc"] in fn(op).__doc__
+    assert op["name"] in myModule.__all__
+
+
+def test_generated_stubs_and_docs_table_are_current():
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "optable_docs.py"), "--check"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@requires_no_gpu
+@pytest.mark.parametrize("op", OPS, ids=ids(OPS))
+def test_device_cuda_without_a_gpu_raises(op, rng):
+    dtype = compute_dtypes(op)[-1] if op["kind"] == "elementwise" else "float64"
+    if op["kind"] == "reduction":
+        call = lambda: fn(op)(np.ones(3, dtype), device="cuda")  # noqa: E731
+    else:
+        params, arrays = arguments(op, dtype, (3,), rng)
+        call = lambda: fn(op)(*params, *arrays, device="cuda")  # noqa: E731
+    with pytest.raises(myModule.CudaUnavailableError):
+        call()
+
+
+@pytest.mark.parametrize("op", OPS, ids=ids(OPS))
+@pytest.mark.parametrize("device", ["cpu", "auto"])
+def test_unsupported_dtypes_raise_type_error(op, device):
+    bad = np.ones(3, np.int8)
+    args = [2.0] * op["nparams"] + [bad] * op["nin"]
+    with pytest.raises(TypeError):
+        fn(op)(*args, device=device)
+
+
+# ------------------------------------------------------------------ GPU: host data
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_host_data_on_the_gpu_matches_numpy(op, layout, rng):
+    for dtype in compute_dtypes(op):
+        for shape in [(37, 61), (1,), ()]:
+            params, arrays = arguments(op, dtype, shape, rng)
+            arrays = [make_layout(a, layout) for a in arrays]
+            expected = outcome(lambda: reference(op)(*params, *arrays))
+            got = outcome(lambda: fn(op)(*params, *arrays, device="cuda"))
+            if isinstance(expected, Raised):
+                assert_same_result(got, expected)
+            else:
+                assert_matches(op, got, expected)
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_host_data_large_goes_through_the_pipeline(op, rng):
+    dtype = compute_dtypes(op)[-1]
+    params, arrays = arguments(op, dtype, (3 * 2**20 + 5,), rng)
+    assert_matches(op, fn(op)(*params, *arrays, device="cuda"), reference(op)(*params, *arrays))
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", [op for op in ELEMENTWISE if op["nin"] >= 2], ids=ids(
+    [op for op in ELEMENTWISE if op["nin"] >= 2]))
+def test_mixed_dtypes_and_python_scalars(op, rng):
+    import itertools
+    for kinds in itertools.product(DTYPES + ["py-int", "py-float"], repeat=2):
+        params = [2.0] * op["nparams"]
+        arrays = [values_for(op, op["nparams"] + k, op["fixed_inputs"][k] or "float64", (300,), rng)
+                  for k in range(op["nin"])]
+        for k, kind in zip(range(op["nin"] - 2, op["nin"]), kinds):
+            arrays[k] = (PY_SCALARS[kind] if kind in PY_SCALARS
+                         else values_for(op, op["nparams"] + k, kind, (300,), rng))
+        expected = outcome(lambda: reference(op)(*params, *arrays))
+        got = outcome(lambda: fn(op)(*params, *arrays, device="cuda"))
+        if isinstance(expected, Raised) or np.asarray(expected).dtype not in SUPPORTED:
+            assert isinstance(got, Raised), (op["name"], kinds, got)
+        else:
+            assert_matches(op, got, expected)
+
+
+# ------------------------------------------------------------------ GPU: device arrays
+
+def device_views(a):
+    """(name, device view, host equivalent) for layouts a DeviceArray can have."""
+    d = myModule.to_device(a)
+    views = [("contiguous", d, a)]
+    if a.ndim == 2:
+        views += [("reversed", d[::-1, ::-1], a[::-1, ::-1]), ("strided", d[::2, ::3], a[::2, ::3]),
+                  ("transposed", d.T, a.T)]
+    return views
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_device_arrays_match_numpy(op, rng):
+    for dtype in compute_dtypes(op):
+        params, arrays = arguments(op, dtype, (40, 66), rng)
+        per_input = [device_views(a) for a in arrays]
+        for v in range(len(per_input[0])):
+            name = per_input[0][v][0]
+            dev = [views[v][1] for views in per_input]
+            host = [views[v][2] for views in per_input]
+            expected = reference(op)(*params, *host)
+            got = fn(op)(*params, *dev)
+            assert isinstance(got, myModule.DeviceArray), name
+            assert_matches(op, got.get(), np.asarray(expected))
+        # A broadcast row against the full array, and a 0-d device array.
+        row = [myModule.to_device(a[:1]) for a in arrays]
+        expected = reference(op)(*params, *[a[:1] for a in arrays[:-1]], arrays[-1])
+        got = fn(op)(*params, *row[:-1], myModule.to_device(arrays[-1]))
+        assert_matches(op, got.get(), np.asarray(expected))
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_device_out_and_in_place(op, rng):
+    dtype = compute_dtypes(op)[-1]
+    params, arrays = arguments(op, dtype, (1000,), rng)
+    expected = np.asarray(reference(op)(*params, *arrays))
+    out = myModule.empty(1000, dtype=expected.dtype)
+    got = fn(op)(*params, *[myModule.to_device(a) for a in arrays], out=out)
+    assert got is out
+    assert_matches(op, out.get(), expected)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_integer_power_with_negative_exponents():
+    base = np.array([1, -1, -1, 2, 0, -3], np.int64)
+    exponent = np.array([-3, -3, -2, -1, -1, -2], np.int64)
+    with pytest.raises(ValueError):
+        myModule.power(base, exponent, device="cuda")  # as NumPy, for host data
+    got = myModule.power(myModule.to_device(base), myModule.to_device(exponent)).get()
+    np.testing.assert_array_equal(got, [1, -1, 1, 0, 0, 0])  # the documented device result
+
+
+# ------------------------------------------------------------------ reductions
+
+SIZES = [1, 2, 255, 256, 257, 4097, 100003]
+
+
+def reduction_values(op, dtype, n, rng):
+    x = values_for(op, 0, dtype, (n,), rng)
+    if op["name"] == "prod" and np.dtype(dtype).kind == "f":
+        x = rng.uniform(0.9, 1.1, n).astype(dtype)
+    if op["name"] in ("sum", "prod") and np.dtype(dtype).kind == "f":
+        x = np.where(np.isfinite(x), x, 1).astype(dtype)
+    return x
+
+
+def assert_reduction(op, got, expected, x):
+    got_a, exp_a = np.asarray(got), np.asarray(expected)
+    assert type(got) is type(expected) and got_a.dtype == exp_a.dtype, (got, expected)
+    if exp_a.dtype.kind != "f" or op["name"] in ("max", "min"):
+        assert (np.isnan(got_a) and np.isnan(exp_a)) if exp_a.dtype.kind == "f" and np.isnan(exp_a) \
+            else got_a == exp_a, (got, expected)
+        return
+    scale = np.sum(np.abs(x.astype(np.float64))) if op["name"] == "sum" else abs(float(exp_a))
+    tol = (2e-6 if exp_a.dtype == np.float32 else 1e-13) * max(scale, 1.0) * (10 if op["name"] == "prod" else 1)
+    assert abs(float(got_a) - float(exp_a)) <= tol, (got, expected)
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", REDUCTIONS, ids=ids(REDUCTIONS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reductions_match_numpy(op, dtype, rng):
+    for n in SIZES:
+        x = reduction_values(op, dtype, n, rng)
+        expected = reference(op)(x)
+        for host_view, label in ((x, "host"), (x[::-1], "reversed"), (x[::3], "strided")):
+            assert_reduction(op, fn(op)(host_view, device="cuda"), reference(op)(host_view), host_view)
+        d = myModule.to_device(x)
+        assert_reduction(op, fn(op)(d), expected, x)
+        assert_reduction(op, fn(op)(d[::-1]), reference(op)(x[::-1]), x)
+        assert_reduction(op, fn(op)(d[::3]), reference(op)(x[::3]), x[::3])
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", REDUCTIONS, ids=ids(REDUCTIONS))
+def test_reductions_of_large_and_empty_inputs(op, rng):
+    x = reduction_values(op, "float64", 3 * 2**20 + 7, rng)
+    assert_reduction(op, fn(op)(x, device="cuda"), reference(op)(x), x)
+    empty = np.empty(0, np.float32)
+    assert_same_result(outcome(lambda: fn(op)(empty, device="cuda")), outcome(lambda: reference(op)(empty)))
+    assert_same_result(outcome(lambda: fn(op)(myModule.to_device(empty))),
+                       outcome(lambda: reference(op)(empty)))
+    nan = np.array([1.0, np.nan, 3.0])
+    if op["name"] in ("max", "min"):
+        assert np.isnan(fn(op)(myModule.to_device(nan)))
+
+
+# ------------------------------------------------------------------ operators
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", WITH_OPERATOR, ids=ids(WITH_OPERATOR))
+def test_operators_are_the_functions(op, rng):
+    python_op = getattr(operator, op["pyop"])
+    for dtype in compute_dtypes(op):
+        _, arrays = arguments(op, dtype, (50,), rng)
+        dev = [myModule.to_device(a) for a in arrays]
+        expected = fn(op)(*dev).get()
+        assert_same_result(python_op(*dev).get(), expected)
+        if op["nin"] == 2:
+            assert_same_result(python_op(arrays[0], dev[1]).get(), expected)  # reflected
+            assert_same_result(python_op(dev[0], arrays[1]).get(), expected)
+            if op["results"][dtype] == dtype and op["pyop"] not in ("__eq__", "__ne__", "__lt__",
+                                                                     "__le__", "__gt__", "__ge__"):
+                target = myModule.to_device(arrays[0])
+                alias = target
+                target = getattr(operator, "__i" + op["pyop"][2:])(target, dev[1])
+                assert target is alias
+                assert_same_result(target.get(), expected)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_comparison_of_a_device_array_is_elementwise():
+    d = myModule.to_device(np.array([0.0, 1.0, np.nan]))
+    assert_same_result((d == 0).get(), np.array([True, False, False]))
+    assert_same_result((d != d).get(), np.array([False, False, True]))
+    assert (d == None) is False  # noqa: E711 - not an array: identity, as Python's fallback
+    with pytest.raises(TypeError):
+        hash(d)
