@@ -153,7 +153,7 @@ static int count_indexed(const Item *items, int nitems, const int *array_dims, i
  * filled, 1 when the key holds index arrays (nothing set), -1 with an error. */
 static int basic_geometry(const Item *items, int nitems, const ViewGeometry *in, ViewGeometry *out)
 {
-    int ones[MAX_ITEMS];
+    int ones[MAX_ITEMS] = {0};
     for (int i = 0; i < nitems; ++i) {
         if (items[i].kind == ITEM_ARRAY) {
             return 1;
@@ -309,7 +309,7 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
      * indexes none): at most VA_MAX_NDIM + MAX_ITEMS */
     PyArrayObject *arrays[VA_MAX_NDIM + MAX_ITEMS] = {NULL}; /* borrowed from converted or nonzero */
     PyObject *nonzero[MAX_ITEMS] = {NULL};
-    int array_dims[MAX_ITEMS];
+    int array_dims[MAX_ITEMS] = {0};
     int adv_axis[VA_MAX_NDIM + MAX_ITEMS];
     int nadv = 0, consumed = 0, result = -1;
     PyArrayMultiIterObject *mit = NULL;
