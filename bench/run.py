@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark: myModule against NumPy (CPU), CuPy and PyTorch.
 
-Runs every case of PERFORMANCE.md (peers table and targets table) in ONE process,
+Runs every case of PERFORMANCE.md (peers table and targets table) in ONE process, plus
+rows derived from the op table (myModule.ops, see bench/op_rows.py: every elementwise
+operation at n = 2^26, axpy at n = 1e8 beside a CuPy ElementwiseKernel and 2.0 * x + y,
+every reduction at n = 1e8, and the first call of every operation in a fresh process),
 prints one table (case | myModule | NumPy | CuPy | PyTorch | ratio | target | result)
 and writes, under --out (default bench/results):
   <gpu-slug>-<YYYY-MM-DD>.md   the table in Markdown with a header (GPU, versions, method)
@@ -1154,7 +1157,9 @@ def md_header(env, settings, ceiling, ceiling_source, elapsed):
              "%d for NumPy/CuPy/torch at n = 1e8); GPU cases: host clock around a loop of calls "
              "+ the contender's synchronize, each repeat >= %.0f ms; 'call + sync' cases sync after "
              "every call; inputs under 2x L2 rotate among up to 8 sets; warm-up excluded. "
-             "Throughput counts bytes read + written (binary op: 3 x n x 8; sum: n x 8); "
+             "Throughput counts bytes read + written (binary op: 3 x n x 8; sum: n x 8; "
+             "op table rows: each input and the result at its dtype, e.g. a comparison writes "
+             "1 byte, where reads a 1-byte condition; axpy: 24 bytes/element); "
              "transfers: one-way bytes, myModule to_device / get(), CuPy cudaMemcpy, "
              "PyTorch copy_ + synchronize." % (
                  settings.repeats_gpu, settings.repeats_host, settings.repeats_host_big,
