@@ -753,7 +753,7 @@ def op_table_cases(b, libs):
 
 
 def missing_note(entries):
-    return "; ".join("%s: %s" % (c, e.skip) for c, e in entries.items() if e.skip)
+    return "; ".join(e.skip for e in entries.values() if e.skip)
 
 
 def op_case(b, decl, n):
