@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark: myModule against NumPy (CPU), CuPy and PyTorch.
 
-Runs every case of bench/TARGETS.md (peers table and targets table) in ONE process,
+Runs every case of bench/TARGETS.md (peers table and targets table) in ONE process, plus
+rows derived from the op table (myModule.ops, see bench/op_rows.py: every elementwise
+operation at n = 2^26, axpy at n = 1e8 beside a CuPy ElementwiseKernel and 2.0 * x + y,
+every reduction at n = 1e8, and the first call of every operation in a fresh process),
 prints one table (case | myModule | NumPy | CuPy | PyTorch | ratio | target | result)
 and writes, under --out (default bench/results):
   <gpu-slug>-<YYYY-MM-DD>.md   the table in Markdown with a header (GPU, versions, method)
@@ -40,8 +43,12 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+BENCH = os.path.join(ROOT, "bench")
+for _p in (ROOT, BENCH):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import op_rows  # noqa: E402 - the op table's rows (needs BENCH on sys.path)
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
 ITEM = 8                      # float64
@@ -301,6 +308,22 @@ class Data:
             self.libs[label].sync()
         return self.dev[key]
 
+    def op_inputs(self, label, decl, n):
+        """(params, arrays) for one operation of the op table on the contender's device;
+        arrays with the same spec (source, block, transform) are built and uploaded once."""
+        params, specs = op_rows.input_specs(decl)
+        arrays = []
+        for spec in specs:
+            key = (label, "op-input", spec, n)
+            if key not in self.dev:
+                hkey = ("host", "op-input", spec, n)
+                if hkey not in self.dev:
+                    self.dev[hkey] = op_rows.materialize(spec, (self.A, self.B), n)
+                self.dev[key] = upload(self.libs[label], self.dev[hkey])
+            arrays.append(self.dev[key])
+        self.libs[label].sync()
+        return params, arrays
+
     def clear(self):
         self.dev.clear()
         release_gpu_memory(self.libs)
@@ -329,9 +352,11 @@ class Entry:
     """One contender in one case: build() returns the no-argument callable to time.
     Entries with the same key are measured once and reused (cases and sweep)."""
 
-    def __init__(self, build, key, needs_gpu, kind, sync_each=False, repeats=None, note=""):
+    def __init__(self, build, key, needs_gpu, kind, sync_each=False, repeats=None, note="",
+                 skip=None):
         self.build, self.key, self.needs_gpu = build, key, needs_gpu
         self.kind, self.sync_each, self.repeats, self.note = kind, sync_each, repeats, note
+        self.skip = skip        # why this contender is not measured (it lacks the operation)
 
 
 class Target:
@@ -425,21 +450,26 @@ class Builders:
                      repeats=repeats)
 
     def dev_sum(self, label, n, to_python, sync_each=False):
+        return self.dev_reduce(label, "sum", n, to_python, sync_each)
+
+    def dev_reduce(self, label, name, n, to_python=False, sync_each=False, fn=None):
+        """A reduction over all elements of a device array: fn (default the contender's
+        `name`), optionally turned into a Python float."""
         lib = self.libs[label]
 
         def build():
-            total = lib.mod.sum
+            total = fn or getattr(lib.mod, name)
             if not to_python:
-                fn = total
+                call = total
             elif label == "PyTorch":
-                def fn(x):
+                def call(x):
                     return total(x).item()
             else:
-                def fn(x):
+                def call(x):
                     return float(total(x))
-            return rotating1(fn, [x for x, _ in self.data.dev_sets(label, n)])
-        return Entry(build, "dev-sum:%s:%d:%d:%d" % (label, n, to_python, sync_each), True, "gpu",
-                     sync_each)
+            return rotating1(call, [x for x, _ in self.data.dev_sets(label, n)])
+        return Entry(build, "dev-reduce:%s:%s:%d:%d:%d" % (name, label, n, to_python, sync_each),
+                     True, "gpu", sync_each)
 
     def host_sum(self, label, n, device=None):
         lib = self.libs[label]
@@ -481,6 +511,53 @@ class Builders:
             a = self.data.matrix(side)
             return lambda: tr(a)
         return Entry(build, "host-trace:%s:%d" % (label, side), False, "host")
+
+    # ---- the op table's operations (inputs and counterparts from the declaration)
+    def dev_op(self, label, decl, n):
+        """One elementwise operation of the op table on device arrays: the contender's
+        function of the same name (op_rows.counterpart), or a skip saying it has none."""
+        lib = self.libs[label]
+        fn, why = op_rows.counterpart(label, lib.mod, decl)
+
+        def build():
+            params, arrays = self.data.op_inputs(label, decl, n)
+            return lambda: fn(*params, *arrays)
+        return Entry(build, "dev-op:%s:%s:%d" % (decl["name"], label, n), True, "gpu", skip=why)
+
+    def dev_op_reduce(self, label, decl, n, sync_each=False):
+        fn, why = op_rows.counterpart(label, self.libs[label].mod, decl)
+        entry = self.dev_reduce(label, decl["name"], n, sync_each=sync_each, fn=fn)
+        entry.skip = why
+        return entry
+
+    def dev_axpy(self, label, how, n):
+        """alpha * x + y on device arrays, how: 'myModule' (axpy), 'kernel' (CuPy
+        ElementwiseKernel, compiled and warmed in build(), outside the timing), 'fused'
+        (torch.add(y, x, alpha=...)) or 'expression' (alpha * x + y, two kernels)."""
+        lib = self.libs[label]
+        alpha = op_rows.PARAM
+
+        def build():
+            m = lib.mod
+            if how == "myModule":
+                def fn(x, y):
+                    return m.axpy(alpha, x, y)
+            elif how == "kernel":
+                kernel = m.ElementwiseKernel("float64 a, float64 x, float64 y", "float64 z",
+                                             "z = a * x + y", "bench_axpy")
+                kernel(alpha, *self.data.dev_sets(label, n)[0])
+                lib.sync()
+
+                def fn(x, y):
+                    return kernel(alpha, x, y)
+            elif how == "fused":
+                def fn(x, y):
+                    return m.add(y, x, alpha=alpha)
+            else:
+                def fn(x, y):
+                    return alpha * x + y
+            return rotating(fn, self.data.dev_sets(label, n))
+        return Entry(build, "dev-axpy:%s:%s:%d" % (label, how, n), True, "gpu")
 
     # ---- transfers (informational) and the streaming ceiling
     def transfer(self, label, what):
@@ -567,7 +644,7 @@ def build_cases(b, libs):
 
     gpu_cols = ("myModule", "CuPy", "PyTorch")
     for n in (N_1E8, N_2_26):
-        ops = ("add",) if n == N_1E8 else ("add", "subtract", "multiply", "divide")
+        ops = ("add",) if n == N_1E8 else op_rows.CLASSIC_BINOPS
         for op in ops:
             nbytes = 3 * n * ITEM
             cases.append(Case(
@@ -575,7 +652,7 @@ def build_cases(b, libs):
                 {c: b.dev_binop(c, op, n) for c in gpu_cols},
                 [time_ratio("CuPy", "myModule", ">=", 1.0, ">= 1.0x CuPy throughput"),
                  ceiling_fraction("myModule", nbytes, 0.90, ">= 90% of streaming ceiling")]))
-    for op in ("add", "subtract", "multiply", "divide"):
+    for op in op_rows.CLASSIC_BINOPS:
         n = 10**6
         cases.append(Case("%s, device arrays, n = 1e6" % op, "dev-1e6", 3 * n * ITEM,
                           {c: b.dev_binop(c, op, n) for c in gpu_cols},
@@ -586,7 +663,7 @@ def build_cases(b, libs):
     cases.append(Case("add, device arrays, n = 1e6, call + sync", "dev-1e6", 3 * n * ITEM,
                       {c: b.dev_binop(c, "add", n, sync_each=True) for c in gpu_cols},
                       [time_ratio("myModule", "CuPy", "<=", 0.8, "<= 0.8x CuPy's time")]))
-    for op in ("add", "subtract", "multiply", "divide"):
+    for op in op_rows.CLASSIC_BINOPS:
         cases.append(Case("%s, device arrays, n = 1, call + sync" % op, "dev-1", None,
                           {c: b.dev_binop(c, op, 1, sync_each=True) for c in gpu_cols},
                           [time_ratio("myModule", "CuPy", "<=", 0.5, "<= 0.5x CuPy's time")]))
@@ -635,6 +712,8 @@ def build_cases(b, libs):
                       {c: b.host_trace(c, side) for c in ("myModule", "NumPy")},
                       [time_ratio("myModule", "NumPy", "<=", 1.5, "<= 1.5x NumPy's time")]))
 
+    cases += op_table_cases(b, libs)
+
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),
                         ("register", "cudaHostRegister + Unregister")):
@@ -646,6 +725,74 @@ def build_cases(b, libs):
         cases.append(Case("transfer 256 MiB, %s (informational)" % title, "transfers",
                           TRANSFER_BYTES, entries,
                           note="one-way bytes" if what != "register" else ""))
+    return cases
+
+
+def op_table_cases(b, libs):
+    """The rows derived from myModule.ops: every elementwise operation (but the four with
+    rows above) at n = 2^26, axpy at n = 1e8 against its peers' spellings, and every
+    reduction but sum at n = 1e8."""
+    mm = libs["myModule"]
+    if not mm.ok:
+        return [Case("operations of the op table", "op-table", None, {},
+                     note="no rows: %s" % mm.reason(False))]
+    cases = []
+    for decl in op_rows.ops_of(mm.mod.ops, "elementwise"):
+        if decl["name"] not in op_rows.CLASSIC_BINOPS:
+            cases.append(op_case(b, decl, N_2_26))
+    if any(d["name"] == "axpy" for d in mm.mod.ops):
+        cases += axpy_cases(b, N_1E8)
+    for decl in op_rows.ops_of(mm.mod.ops, "reduction"):
+        if decl["name"] != "sum":
+            cases += reduction_cases(b, decl, N_1E8)
+    skipped = op_rows.skipped_ops(mm.mod.ops)
+    if skipped:
+        cases.append(Case("operations of the op table without a row", "op-table", None, {},
+                          note="; ".join(skipped)))
+    return cases
+
+
+def missing_note(entries):
+    return "; ".join(e.skip for e in entries.values() if e.skip)
+
+
+def op_case(b, decl, n):
+    entries = {c: b.dev_op(c, decl, n) for c in ("myModule", "CuPy", "PyTorch")}
+    return Case("%s, device arrays, n = %s" % (decl["name"], n_label(n)), "op-%d" % n,
+                op_rows.bytes_moved(decl, n), entries,
+                [time_ratio("myModule", "CuPy", "<=", 1.05, "<= 1.05x CuPy's time")],
+                note=missing_note(entries))
+
+
+def axpy_cases(b, n):
+    """axpy(2.0, x, y) beside a CuPy ElementwiseKernel and torch's fused add (one pass),
+    and beside the expression 2.0 * x + y (two passes); bytes: 24 per element."""
+    nbytes = 3 * n * ITEM
+    mine = b.dev_axpy("myModule", "myModule", n)
+    return [
+        Case("axpy, device arrays, n = %s, vs CuPy ElementwiseKernel" % n_label(n), "axpy",
+             nbytes, {"myModule": mine, "CuPy": b.dev_axpy("CuPy", "kernel", n),
+                      "PyTorch": b.dev_axpy("PyTorch", "fused", n)},
+             [time_ratio("myModule", "CuPy", "<=", 1.02, "<= 1.02x ElementwiseKernel's time"),
+              ceiling_fraction("myModule", nbytes, 0.95, ">= 95% of the copy ceiling")],
+             note="PyTorch: torch.add(y, x, alpha=2.0)"),
+        Case("axpy, device arrays, n = %s, vs CuPy 2.0 * x + y" % n_label(n), "axpy",
+             nbytes, {"myModule": mine, "CuPy": b.dev_axpy("CuPy", "expression", n),
+                      "PyTorch": b.dev_axpy("PyTorch", "expression", n)},
+             [time_ratio("CuPy", "myModule", ">=", 1.8, ">= 1.8x faster than CuPy 2.0*x+y")],
+             note="PyTorch: 2.0 * x + y"),
+    ]
+
+
+def reduction_cases(b, decl, n):
+    cases = []
+    for sync_each, suffix in ((False, ""), (True, ", call + sync")):
+        entries = {c: b.dev_op_reduce(c, decl, n, sync_each) for c in ("myModule", "CuPy",
+                                                                        "PyTorch")}
+        cases.append(Case("%s, device array, n = %s%s" % (decl["name"], n_label(n), suffix),
+                          "op-reduce", op_rows.bytes_moved(decl, n), entries,
+                          [time_ratio("CuPy", "myModule", ">=", 1.0, ">= 1.0x CuPy throughput")],
+                          note=missing_note(entries)))
     return cases
 
 
@@ -661,7 +808,9 @@ class Runner:
         if entry.key in self.memo:
             return self.memo[entry.key]
         lib = self.libs[label]
-        if not lib.usable(entry.needs_gpu):
+        if entry.skip:
+            res = {"status": "skipped", "why": entry.skip}
+        elif not lib.usable(entry.needs_gpu):
             res = {"status": "skipped", "why": lib.reason(entry.needs_gpu)}
         else:
             try:
@@ -745,9 +894,8 @@ def first_call_check(libs):
             "t2 = time.perf_counter()\n"
             "print(json.dumps({'import_s': t1 - t0, 'first_add_s': t2 - t1,"
             " 'correct': bool((r == a + a).all())}))\n")
-    env = dict(os.environ, CUDA_DISABLE_PTX_JIT="1", CUDA_CACHE_DISABLE="1")
     try:
-        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, timeout=120,
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=no_jit_env(), timeout=120,
                               capture_output=True, text=True)
         if proc.returncode != 0:
             tail = proc.stderr.strip().splitlines()[-1:]
@@ -758,6 +906,62 @@ def first_call_check(libs):
         return res
     except Exception as exc:  # noqa: BLE001
         return {"status": "error", "why": str(exc), "correct": False}
+
+
+FIRST_CALL_OPS = "first call of every operation in a fresh process (n = %d, float64)" % \
+    op_rows.FIRST_CALL_N
+FIRST_CALL_SLACK_S = 1e-3
+
+
+def no_jit_env():
+    """The environment of a child that must find machine code for this GPU in the module."""
+    return dict(os.environ, CUDA_DISABLE_PTX_JIT="1", CUDA_CACHE_DISABLE="1")
+
+
+def first_call_ops_check(libs):
+    """op_rows.first_call_child in a fresh process with PTX JIT disabled: per operation
+    the first and a warm call, and the worst excess of a first call over its warm call."""
+    if not libs["myModule"].gpu:
+        return {"status": "skipped", "why": libs["myModule"].reason(True)}
+    code = "import sys; sys.path.insert(0, %r); import op_rows; op_rows.first_call_child()" % BENCH
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=no_jit_env(),
+                              timeout=300, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = proc.stderr.strip().splitlines()[-1:]
+            return {"status": "error", "why": tail[0] if tail else "rc %d" % proc.returncode}
+        res = json.loads(proc.stdout.strip().splitlines()[-1])
+    except Exception as exc:  # noqa: BLE001
+        return {"status": "error", "why": "%s: %s" % (exc.__class__.__name__, exc)}
+    res["status"] = "ok"
+    res["worst"] = op_rows.worst_first_call(res["ops"])
+    res["wrong"] = [r["name"] for r in res["ops"] if not r["correct"]]
+    return res
+
+
+def first_call_ops_row(fc):
+    """The table row of first_call_ops_check's result."""
+    row = {"case": FIRST_CALL_OPS, "cells": ["-", "-", "-", "-"], "evals": [],
+           "target": "first call <= %.0f ms more than a warm call, every op; no PTX JIT" %
+                     (FIRST_CALL_SLACK_S * 1e3)}
+    w = fc.get("worst")
+    if fc.get("status") != "ok" or not w:
+        row["cells"][0] = fc.get("status", "skipped")
+        row["ratio"] = fc.get("why") or "no operations"
+        row["result"] = "n/a" if fc.get("status") == "skipped" else "missed"
+        return row
+    excess = w["first_s"] - w["warm_s"]
+    ok = excess <= FIRST_CALL_SLACK_S and not fc["wrong"]
+    row["cells"][0] = "worst %s: first %s, warm %s" % (w["name"], fmt_time(w["first_s"]),
+                                                      fmt_time(w["warm_s"]))
+    row["ratio"] = "worst excess %s over %d ops; results %s%s" % (
+        fmt_time(excess), len(fc["ops"]), "wrong: " + ", ".join(fc["wrong"]) if fc["wrong"]
+        else "correct", ("; not covered: " + "; ".join(fc["skipped"])) if fc.get("skipped") else "")
+    row["result"] = "met" if ok else "missed"
+    row["evals"] = [{"label": "first - warm (worst)", "ratio": excess, "op": "<=",
+                     "threshold": FIRST_CALL_SLACK_S, "target": row["target"],
+                     "verdict": row["result"]}]
+    return row
 
 
 # --------------------------------------------------------------------------- formatting
@@ -789,7 +993,7 @@ def fmt_cell(res, nbytes):
     return "%s (%s)" % (fmt_time(t), fmt_bw(nbytes / t)) if nbytes else fmt_time(t)
 
 
-def table_rows(case_results, ceiling, first_call):
+def table_rows(case_results, ceiling, first_call, first_call_ops=None):
     rows = []
     for case, results in case_results:
         cells = [fmt_cell(results.get(c), case.nbytes) for c in COLUMNS]
@@ -809,6 +1013,8 @@ def table_rows(case_results, ceiling, first_call):
             ratios.append(case.note)
             targets.append("(informational)")
             verdicts.append("info")
+        elif case.note:
+            ratios.append(case.note)
         rows.append({"case": case.name, "cells": cells, "ratio": "; ".join(ratios),
                      "target": "; ".join(targets), "result": "; ".join(verdicts),
                      "evals": evals})
@@ -824,6 +1030,8 @@ def table_rows(case_results, ceiling, first_call):
     rows.append({"case": "first call in a fresh process (import + first add on the GPU)",
                  "cells": [cell, "-", "-", "-"], "ratio": ratio,
                  "target": "no run-time compilation", "result": verdict, "evals": []})
+    if first_call_ops is not None:
+        rows.append(first_call_ops_row(first_call_ops))
     return rows
 
 
@@ -949,7 +1157,9 @@ def md_header(env, settings, ceiling, ceiling_source, elapsed):
              "%d for NumPy/CuPy/torch at n = 1e8); GPU cases: host clock around a loop of calls "
              "+ the contender's synchronize, each repeat >= %.0f ms; 'call + sync' cases sync after "
              "every call; inputs under 2x L2 rotate among up to 8 sets; warm-up excluded. "
-             "Throughput counts bytes read + written (binary op: 3 x n x 8; sum: n x 8); "
+             "Throughput counts bytes read + written (binary op: 3 x n x 8; sum: n x 8; "
+             "op table rows: each input and the result at its dtype, e.g. a comparison writes "
+             "1 byte, where reads a 1-byte condition; axpy: 24 bytes/element); "
              "transfers: one-way bytes, myModule to_device / get(), CuPy cudaMemcpy, "
              "PyTorch copy_ + synchronize." % (
                  settings.repeats_gpu, settings.repeats_host, settings.repeats_host_big,
@@ -1037,6 +1247,9 @@ def main(argv=None):
     case_results = runner.run_cases(cases, log)
     ceiling, ceiling_source = ceiling_from(case_results)
     first_call = first_call_check(libs)
+    first_call_ops = None
+    if not args.filter or re.search(args.filter, FIRST_CALL_OPS):
+        first_call_ops = first_call_ops_check(libs)
 
     sweeps = {}
     if not args.no_sweep:
@@ -1048,7 +1261,7 @@ def main(argv=None):
     del data, runner
     release_gpu_memory(libs)
 
-    rows = table_rows(case_results, ceiling, first_call)
+    rows = table_rows(case_results, ceiling, first_call, first_call_ops)
     elapsed = time.perf_counter() - t_start
     print(text_table(rows))
     print("\nstreaming ceiling: %s%s; run took %.1f s" % (
@@ -1067,6 +1280,7 @@ def main(argv=None):
     why_no_png = plot(png_path, sweeps, ceiling, env["gpu"])
     raw = {"env": env, "settings": vars(settings), "elapsed_s": elapsed,
            "ceiling_Bps": ceiling, "ceiling_source": ceiling_source, "first_call": first_call,
+           "first_call_ops": first_call_ops,
            "cases": [{"name": case.name, "group": case.group, "bytes": case.nbytes,
                       "results": results, "targets": row["evals"], "result": row["result"]}
                      for (case, results), row in zip(case_results, rows)],

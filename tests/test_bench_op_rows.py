@@ -1,0 +1,259 @@
+"""The benchmark's rows derived from the op table (bench/op_rows.py, bench/run.py), checked
+without a GPU: the contenders are NumPy-backed stand-ins for CuPy and PyTorch and
+myModule's CPU path, so the inputs each row builds and the function each contender is
+given are held to the NumPy reference of the declaration."""
+import importlib.util
+import io
+import json
+import os
+import sys
+import types
+from contextlib import redirect_stdout
+
+import numpy as np
+import pytest
+
+import myModule
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+
+import op_rows  # noqa: E402
+
+# bench/run.py puts the repository root on sys.path for its own runs; the suite may be
+# testing another build (MYMODULE_TESTS_ROOT), so the path is restored after the import.
+_path = list(sys.path)
+_spec = importlib.util.spec_from_file_location("bench_run", os.path.join(BENCH, "run.py"))
+run = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run)
+sys.path[:] = _path
+
+OPS = {d["name"]: d for d in myModule.ops}
+N = 1000
+
+
+def sources(n=N, seed=1):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(2 * n), rng.standard_normal(2 * n)]
+
+
+# ---- input builders
+
+def test_where_condition_is_bool_and_branches_are_independent_data():
+    src = sources()
+    params, (cond, x, y) = op_rows.host_inputs(OPS["where"], src, N)
+    assert params == []
+    assert cond.dtype == bool and 0.3 < cond.mean() < 0.7
+    assert x.dtype == y.dtype == np.float64
+    np.testing.assert_array_equal(cond, src[0][:N] > 0)
+    np.testing.assert_array_equal(x, src[1][:N])
+    np.testing.assert_array_equal(y, src[0][N:2 * N])
+
+
+def test_axpy_gets_a_python_float_parameter_then_two_arrays():
+    params, arrays = op_rows.host_inputs(OPS["axpy"], sources(), N)
+    assert params == [2.0] and type(params[0]) is float
+    assert len(arrays) == 2 and all(a.dtype == np.float64 and a.shape == (N,) for a in arrays)
+    assert not np.array_equal(arrays[0], arrays[1])
+
+
+@pytest.mark.parametrize("name", ["log", "sqrt", "power"])
+def test_inputs_in_the_domain_give_finite_results(name):
+    params, arrays = op_rows.host_inputs(OPS[name], sources(), N)
+    assert arrays[0].min() >= 1.0
+    if name == "power":
+        assert arrays[1].min() < 0 < arrays[1].max()     # the exponent is left as drawn
+    result = op_rows.reference(OPS[name])(*params, *arrays)
+    assert np.isfinite(result).all()
+
+
+def test_every_float64_operation_has_inputs_and_a_reference_result():
+    src = sources()
+    names = []
+    for kind in ("elementwise", "reduction"):
+        for decl in op_rows.ops_of(myModule.ops, kind):
+            params, arrays = op_rows.host_inputs(decl, src, N)
+            assert len(arrays) == decl["nin"] and len(params) == decl["nparams"]
+            want = np.asarray(op_rows.reference(decl)(*params, *arrays))
+            assert want.dtype == np.dtype(decl["results"]["float64"])
+            names.append(decl["name"])
+    assert {"where", "axpy", "power", "prod", "max", "min"} <= set(names)
+
+
+def test_short_source_is_refused():
+    with pytest.raises(ValueError):
+        op_rows.materialize((0, 1, None), [np.zeros(10)], 6)
+
+
+def test_bytes_moved_counts_each_input_and_the_result():
+    assert op_rows.bytes_moved(OPS["where"], 10) == (1 + 8 + 8 + 8) * 10
+    assert op_rows.bytes_moved(OPS["equal"], 10) == (8 + 8 + 1) * 10
+    assert op_rows.bytes_moved(OPS["sqrt"], 10) == 16 * 10
+    assert op_rows.bytes_moved(OPS["axpy"], 10) == 24 * 10
+    assert op_rows.bytes_moved(OPS["prod"], 10) == 8 * 10
+
+
+# ---- counterparts
+
+class Namespace:
+    def __init__(self, **fns):
+        self.__dict__.update(fns)
+
+
+def test_counterparts_by_name_with_torch_spellings():
+    cupy = Namespace(true_divide=np.true_divide, maximum=np.maximum, equal=np.equal)
+    torch = Namespace(eq=np.equal, equal=np.array_equal, pow=np.power, true_divide=np.true_divide)
+    assert op_rows.counterpart("CuPy", cupy, OPS["divide"]) == (np.true_divide, None)
+    assert op_rows.counterpart("CuPy", cupy, OPS["equal"]) == (np.equal, None)
+    assert op_rows.counterpart("PyTorch", torch, OPS["equal"]) == (np.equal, None)
+    assert op_rows.counterpart("PyTorch", torch, OPS["power"]) == (np.power, None)
+    assert op_rows.counterpart("CuPy", cupy, OPS["axpy"]) == (None, "CuPy has no axpy")
+    assert op_rows.counterpart("PyTorch", None, OPS["axpy"]) == (None, None)
+    assert op_rows.counterpart("myModule", myModule, OPS["axpy"]) == (myModule.axpy, None)
+
+
+def test_rows_cover_every_operation_but_the_classic_ones():
+    libs = fake_libs()
+    cases = run.op_table_cases(run.Builders(libs, None, run.Settings(True)), libs)
+    names = [c.name for c in cases]
+    for d in op_rows.ops_of(myModule.ops, "elementwise"):
+        row = "%s, device arrays, n = 2^26" % d["name"]
+        assert (row in names) == (d["name"] not in op_rows.CLASSIC_BINOPS), row
+    for d in op_rows.ops_of(myModule.ops, "reduction"):
+        assert ("%s, device array, n = 1e8" % d["name"] in names) == (d["name"] != "sum")
+    assert sum(n.startswith("axpy, device arrays, n = 1e8") for n in names) == 2
+
+
+# ---- the rows end to end, on NumPy-backed contenders
+
+class HostArray(np.ndarray):
+    def cuda(self):
+        return self
+
+
+class FakeCupy:
+    """NumPy under CuPy's names, with an ElementwiseKernel for z = a * x + y."""
+    __version__ = "fake"
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def ElementwiseKernel(in_params, out_params, body, name):
+        assert body == "z = a * x + y"
+        return lambda a, x, y: a * x + y
+
+
+class FakeTorch:
+    """NumPy under torch's names (eq, ne, pow; add with alpha; no power, no equal ufunc)."""
+    __version__ = "fake"
+    eq, ne, pow = np.equal, np.not_equal, np.power
+
+    def __getattr__(self, name):
+        if name in ("power", "equal", "axpy"):
+            raise AttributeError(name)
+        return getattr(np, name)
+
+    @staticmethod
+    def add(a, b, alpha=1):
+        return a + alpha * b
+
+    @staticmethod
+    def from_numpy(a):
+        return a.view(HostArray)
+
+
+def fake_libs():
+    mm = Namespace(ops=myModule.ops, to_device=np.array,
+                   **{d["name"]: getattr(myModule, d["name"]) for d in myModule.ops})
+    libs = {}
+    for label, mod in (("NumPy", np), ("myModule", mm), ("CuPy", FakeCupy()),
+                       ("PyTorch", FakeTorch())):
+        lib = run.Lib(label)
+        lib.mod, lib.ok, lib.gpu = mod, True, True
+        libs[label] = lib
+    return libs
+
+
+@pytest.fixture
+def small_sizes(monkeypatch):
+    monkeypatch.setattr(run, "N_2_26", 2048)
+    monkeypatch.setattr(run, "N_1E8", 3000)
+
+
+def test_rows_measure_every_contender_on_the_same_operation(small_sizes):
+    libs = fake_libs()
+    data = run.Data(libs, 2 * 3000, l2_bytes=1024)
+    settings = run.Settings(True)
+    settings.repeats_gpu, settings.min_time, settings.max_inner = 2, 1e-5, 2
+    b = run.Builders(libs, data, settings)
+    cases = run.op_table_cases(b, libs)
+    src = (data.A, data.B)
+    for case in cases:
+        for label, entry in case.entries.items():
+            if entry.skip:
+                continue
+            got = entry.build()()
+            name = case.name.split(",")[0]
+            decl = OPS[name]
+            n = run.N_2_26 if case.group == "op-%d" % run.N_2_26 else run.N_1E8
+            if case.group == "axpy":
+                want = 2.0 * data.A[:n] + data.B[:n]
+            else:
+                params, host = op_rows.host_inputs(decl, src, n)
+                want = op_rows.reference(decl)(*params, *host)
+            assert op_rows.agrees(np.asarray(got), want), (case.name, label)
+        data.clear()
+
+    results = run.Runner(libs, data, settings).run_cases(cases, lambda msg: None)
+    rows = run.table_rows(results, 1e12, {"status": "skipped"}, None)
+    by_name = {r["case"]: r for r in rows}
+    for case, res in results:
+        assert res["myModule"]["status"] == "ok", case.name
+        for label in ("CuPy", "PyTorch"):
+            if res[label]["status"] == "skipped":
+                assert case.group == "op-%d" % run.N_2_26 and case.name.startswith("axpy,")
+                assert res[label]["why"] == "%s has no axpy" % label
+                assert "%s has no axpy" % label in by_name[case.name]["ratio"]
+            else:
+                assert res[label]["status"] == "ok", (case.name, label, res[label])
+        if all(r["status"] == "ok" for r in res.values()):
+            assert all(e["verdict"] in ("met", "missed") for e in by_name[case.name]["evals"])
+
+
+# ---- first call of every operation in a fresh process
+
+def test_first_call_child_times_and_checks_every_operation(monkeypatch):
+    fake = types.ModuleType("myModule")
+    fake.ops, fake.to_device, fake.synchronize = myModule.ops, np.array, lambda: None
+    for d in myModule.ops:
+        setattr(fake, d["name"], getattr(myModule, d["name"]))
+    monkeypatch.setitem(sys.modules, "myModule", fake)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        op_rows.first_call_child(n=256, warm_repeats=2)
+    res = json.loads(out.getvalue())
+    names = [r["name"] for r in res["ops"]]
+    expected = [d["name"] for d in op_rows.ops_of(myModule.ops, "elementwise")] + \
+        [d["name"] for d in op_rows.ops_of(myModule.ops, "reduction")]
+    assert names == expected
+    assert all(r["correct"] and r["first_s"] > 0 and r["warm_s"] > 0 for r in res["ops"])
+    worst = op_rows.worst_first_call(res["ops"])
+    assert worst["first_s"] - worst["warm_s"] == max(r["first_s"] - r["warm_s"]
+                                                     for r in res["ops"])
+
+
+def test_first_call_row_verdicts():
+    ops = [{"name": "a", "first_s": 2e-3, "warm_s": 1.5e-3, "correct": True},
+           {"name": "b", "first_s": 3e-3, "warm_s": 1e-5, "correct": True}]
+    fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [],
+          "skipped": []}
+    row = run.first_call_ops_row(fc)
+    assert row["result"] == "missed" and row["cells"][0].startswith("worst b")
+    ops[1]["first_s"] = 5e-4
+    fc["worst"] = op_rows.worst_first_call(ops)
+    assert run.first_call_ops_row(fc)["result"] == "met"
+    fc["wrong"] = ["a"]
+    assert run.first_call_ops_row(fc)["result"] == "missed"
+    assert run.first_call_ops_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
