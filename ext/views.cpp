@@ -241,12 +241,27 @@ int pack_scalar(PyObject *value, va_dtype dtype, void *out)
 int cast_scalar(PyObject *value, va_dtype dtype, void *out)
 {
     memset(out, 0, 16);
-    PyArray_Descr *descr = descr_from_va(dtype); /* stolen by PyArray_FromAny */
+    PyArray_Descr *descr = descr_from_va(dtype); /* stolen by PyArray_FromAny / CastToType */
     if (descr == NULL) {
         return -1;
     }
-    PyArrayObject *cast = (PyArrayObject *)PyArray_FromAny(value, descr, 0, 0,
-                                                           NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
+    PyArrayObject *cast = NULL;
+    if (PyLong_Check(value) && !PyBool_Check(value)) {
+        /* A Python int must fit the dtype (NumPy 2: OverflowError otherwise). */
+        cast = (PyArrayObject *)PyArray_FromAny(value, descr, 0, 0,
+                                                NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
+    }
+    else {
+        /* Anything else as an array of its own dtype, then cast unsafely: what
+         * numpy.full's copyto(casting='unsafe') does (inf into int32 is INT_MIN). */
+        PyArrayObject *natural = (PyArrayObject *)PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
+        if (natural == NULL) {
+            Py_DECREF(descr);
+            return -1;
+        }
+        cast = (PyArrayObject *)PyArray_CastToType(natural, descr, 0);
+        Py_DECREF(natural);
+    }
     if (cast == NULL) {
         return -1;
     }

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import (DTYPE_PAIRS, DTYPES, GPU_MARKS, Raised, assert_same_result, outcome,
+from conftest import (DTYPE_PAIRS, DTYPES, GPU_MARKS, HAS_GPU, Raised, assert_same_result, outcome,
                       requires_no_gpu)
 
 core = myModule._core
@@ -22,8 +22,25 @@ def on_gpu(test):
     return test
 
 
+# With a GPU, the "fake" views lie over real (zeroed) device memory instead, so
+# that an operation that copies reads memory that exists; kept until the test ends.
+_BACKING = []
+
+
+@pytest.fixture(autouse=True)
+def _release_backing():
+    yield
+    _BACKING.clear()
+
+
 def fake(a, address=1 << 20):
-    return core._testing_view(a.shape, a.strides, a.dtype, address)
+    if not HAS_GPU:
+        return core._testing_view(a.shape, a.strides, a.dtype, address)
+    lo = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0 and n > 0)
+    hi = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0 and n > 0) + a.itemsize
+    backing = myModule.zeros((hi - lo) // 8 + 2, dtype=np.int64)
+    _BACKING.append(backing)
+    return core._testing_view(a.shape, a.strides, a.dtype, backing.ptr - lo)
 
 
 def geometry(v, base_ptr):

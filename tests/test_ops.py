@@ -88,16 +88,14 @@ def arguments(op, dtype, shape, rng):
 
 def ulp_distance(a, b):
     """|a - b| in units in the last place (same float dtype), 0 where both are NaN."""
-    a, b = np.asarray(a), np.asarray(b)
+    a, b = np.atleast_1d(a), np.atleast_1d(b)
     itype = np.int32 if a.dtype == np.float32 else np.int64
     ia, ib = a.view(itype).astype(np.int64), b.view(itype).astype(np.int64)
     # Map the sign-magnitude bit patterns onto a line (a negative zero next to zero).
     lo = np.int64(np.iinfo(itype).min)
     ia = np.where(ia < 0, lo - ia, ia)
     ib = np.where(ib < 0, lo - ib, ib)
-    d = np.abs(ia - ib)
-    d[np.isnan(a) & np.isnan(b)] = 0
-    return d
+    return np.where(np.isnan(a) & np.isnan(b), 0, np.abs(ia - ib))
 
 
 def assert_matches(op, got, expected):
