@@ -318,9 +318,15 @@ static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *stat
         Py_INCREF(out);
         result = (PyObject *)out;
     }
-    else {
+    else if (op_reference_takes_out(c->op) == 1) {
+        /* A ufunc's 0-d result is a NumPy scalar, as NumPy returns it. */
         Py_INCREF(target);
         result = PyArray_Return(target);
+    }
+    else {
+        /* Other counterparts (numpy.where) keep 0-d arrays. */
+        Py_INCREF(target);
+        result = (PyObject *)target;
     }
 fail:
     for (k = 0; k < VA_MAX_INPUTS; ++k) {

@@ -10,7 +10,9 @@ def axpy(alpha, x, y, out=None):
     has that dtype (x float, or x and alpha integers); for a bool or integer x with
     a float alpha and a float32 y, NumPy's two steps would widen to float64."""
     dtype = np.result_type(alpha, x, y)
-    return np.add(np.multiply(alpha, x, dtype=dtype), y, dtype=dtype, out=out)
+    result = np.add(np.multiply(alpha, x, dtype=dtype), y, dtype=dtype, out=out)
+    # An array always, also 0-d (as numpy.where): axpy is a function, not a ufunc.
+    return result if out is not None else np.asarray(result)
 
 
 def check_power(compute, base, exponent):

@@ -82,7 +82,8 @@ def test_reshape_views_where_numpy_can(layout, shape):
     got = outcome(lambda: d.reshape(shape, copy=False))
     assert_same_view(got, expected, d, a)
     got = outcome(lambda: myModule.reshape(d, shape))
-    if isinstance(expected, Raised) and "copy" in str(expected.exc) and not isinstance(got, Raised):
+    if (isinstance(expected, Raised) and "copy" in str(expected.exc) and not isinstance(got, Raised)
+            and (not HAS_GPU or _BACKING[-1].ptr <= got.ptr < _BACKING[-1].ptr + _BACKING[-1].nbytes)):
         pytest.fail("NumPy must copy here, and we made a view")
     if isinstance(expected, Raised) and "copy" in str(expected.exc):
         # the copy itself needs the GPU: here it is attempted, not refused

@@ -30,10 +30,7 @@ va_status check_elementwise(va_op op, int32_t nin, const va_array *in, const dou
         dtypes[np + k] = in[k].dtype;
         weak[np + k] = VA_STRONG;
     }
-    va_dtype result;
-    VA_CHECK(va_op_dtypes(op, np + nin, dtypes, weak, compute, &result));
-    if (result != out->dtype) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    return VA_SUCCESS;
+    return compute_for_output(op, np + nin, dtypes, weak, out->dtype, compute);
 }
 
 va_status elementwise_on_stream(int device, cudaStream_t stream, va_op op, int32_t nin,

@@ -56,11 +56,11 @@ __device__ __forceinline__ A &slot(Slot<I, A> &s) { return s.v; }
 template <typename A>
 __device__ __forceinline__ A load_as(const char *p, va_dtype d) {
     switch (d) {
-        case VA_BOOL: return static_cast<A>(*reinterpret_cast<const uint8_t *>(p) != 0);
-        case VA_INT32: return static_cast<A>(*reinterpret_cast<const int32_t *>(p));
-        case VA_INT64: return static_cast<A>(*reinterpret_cast<const int64_t *>(p));
-        case VA_FLOAT32: return static_cast<A>(*reinterpret_cast<const float *>(p));
-        case VA_FLOAT64: return static_cast<A>(*reinterpret_cast<const double *>(p));
+        case VA_BOOL: return convert_to<A>(*reinterpret_cast<const uint8_t *>(p) != 0);
+        case VA_INT32: return convert_to<A>(*reinterpret_cast<const int32_t *>(p));
+        case VA_INT64: return convert_to<A>(*reinterpret_cast<const int64_t *>(p));
+        case VA_FLOAT32: return convert_to<A>(*reinterpret_cast<const float *>(p));
+        case VA_FLOAT64: return convert_to<A>(*reinterpret_cast<const double *>(p));
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return A();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "op_types.cuh"
 #include "dispatch.cuh"
 #include "grid.cuh"
 #include "launch.cuh"
@@ -74,7 +75,7 @@ struct LinspaceValue {
         y = add_rn(y, start);
         if (i == last) y = stop;
         if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
-            return static_cast<T>(floor(y));
+            return convert_to<T>(floor(y));
         } else {
             return static_cast<T>(y);
         }

@@ -68,4 +68,11 @@ struct OpEntry {
 // The entry of `op`, or nullptr when there is none.
 const OpEntry *op_entry(va_op op);
 
+// The compute dtype of `op` on these arguments that gives result dtype `out`:
+// va_op_dtypes' own when it gives `out`, else the first loop that holds every
+// array input and gives `out` (a caller that promoted with a parameter's Python
+// type, as the extension does for axpy's alpha).
+va_status compute_for_output(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
+                             va_dtype out, va_dtype *compute);
+
 }  // namespace va

@@ -35,6 +35,24 @@ __host__ __device__ __forceinline__ StoredT<T> to_stored(T v) {
     return static_cast<StoredT<T>>(v);
 }
 
+// v as To, as NumPy's casts give it on x86-64 hosts: a float that is NaN or out
+// of the integer's range becomes the integer's minimum (the "integer indefinite"
+// of cvttsd2si; a plain cast on the GPU would saturate instead); anything to
+// bool is != 0.
+template <typename To, typename From>
+__host__ __device__ __forceinline__ To convert_to(From v) {
+    if constexpr (std::is_same<To, bool>::value) {
+        return v != From(0);
+    } else if constexpr (std::is_integral<To>::value && std::is_floating_point<From>::value) {
+        constexpr double lo = std::is_same<To, int32_t>::value ? -2147483648.0 : -9223372036854775808.0;
+        const double x = static_cast<double>(v);
+        if (!(x >= lo && x < -lo)) return std::is_same<To, int32_t>::value ? To(INT32_MIN) : To(INT64_MIN);
+        return static_cast<To>(v);
+    } else {
+        return static_cast<To>(v);
+    }
+}
+
 // The compute types an operation of a domain has loops for.
 constexpr bool domain_has(va_domain domain, va_dtype t) {
     switch (domain) {
