@@ -213,13 +213,15 @@ bench: build
 ASAN_LIB = $(shell g++ -print-file-name=libasan.so)
 UBSAN_LIB = $(shell g++ -print-file-name=libubsan.so)
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# ASAN_PYTEST narrows the pytest run (files and options), e.g. ASAN_PYTEST="-x tests/test_hostile.py".
+ASAN_PYTEST ?= $(CURDIR)/tests
 asan:
 	$(MAKE) lib SANITIZE=address,undefined
 	$(MAKE) test-c SANITIZE=address,undefined
 	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py build/asan/myModule/
 	SANITIZE=address,undefined $(PYTHON) setup.py -q build_ext --build-lib build/asan --build-temp build/asan-tmp
 	cd build/asan && $(ASAN_ENV) LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
-	    MYMODULE_TESTS_ROOT=$(CURDIR)/build/asan $(PYTHON) -m pytest -q -p no:cacheprovider $(CURDIR)/tests
+	    MYMODULE_TESTS_ROOT=$(CURDIR)/build/asan $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
 
 # compute-sanitizer's four tools over the C tests and every pytest file that
 # touches the GPU, in quick mode (MYMODULE_TEST_QUICK=1: fewer repetitions and
