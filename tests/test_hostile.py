@@ -412,6 +412,13 @@ NAMES = {n: ctypes.create_string_buffer(n) for n in
 FLOAT32 = (2, 32, 1)
 
 
+# A taken capsule's DLManagedTensor must live until the consumer calls its
+# deleter (these have none): the view that holds it may be let go of later than
+# the test's producer (a release waits for the GPU to pass the view's work), so
+# every producer, and the ctypes memory it made, lives as long as the session.
+_PRODUCERS = []
+
+
 class CapsuleProducer:
     """__dlpack__ returns a capsule made from the fields given (a fresh one each
     call); __dlpack_device__ returns `device`. Keeps every ctypes object alive."""
@@ -427,6 +434,7 @@ class CapsuleProducer:
         self.legacy_only = legacy_only
         self.keep = []
         self.capsules = []
+        _PRODUCERS.append(self)
 
     def __dlpack_device__(self):
         return self.device
