@@ -177,6 +177,7 @@ test-wheel:
 # The user guide and API reference (Sphinx, numpydoc); a warning fails the build.
 docs: build
 	$(PYTHON) scripts/ensure_deps.py --docs
+	$(PYTHON) scripts/optable_docs.py docs/operations.md
 	$(PYTHON) -m sphinx -W --keep-going -q -b html docs build/docs/html
 	$(PYTHON) scripts/check_links.py build/docs/html
 	@echo "the HTML reference: build/docs/html/index.html"

@@ -11,6 +11,7 @@
 
 #include "elementwise.h"
 #include "optable.h"
+#include "raw.h"
 #include "reductions.h"
 
 #define MAX_OPS 256
@@ -19,7 +20,7 @@
 /* The keyword names of one operation: its arguments, then out and device. */
 typedef struct {
     char storage[128];
-    const char *names[MAX_ARGS + 2];
+    const char *names[MAX_ARGS + 3];
     int nargs;
 } OpSignature;
 
@@ -53,6 +54,17 @@ static PyObject *call_reduction(va_op op, PyObject *const *args, Py_ssize_t narg
     return reduction_objects(op, values[0], where);
 }
 
+static PyObject *call_raw(va_op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    const OpSignature *sig = &signatures[op];
+    PyObject *values[MAX_ARGS + 3];
+    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + 3,
+                        sig->nargs, sig->nargs + 1, values) < 0) {
+        return NULL;
+    }
+    return raw_objects(op, values, values[sig->nargs], values[sig->nargs + 1], values[sig->nargs + 2]);
+}
+
 /* One C function per table index, so each Python function is a plain module
  * function (self is the module) that knows its operation. */
 typedef PyObject *(*FastCall)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
@@ -65,6 +77,16 @@ template <int I>
 static PyObject *reduction_at(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return call_reduction(I, args, nargs, kwnames);
+}
+template <int I>
+static PyObject *raw_at(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return call_raw(I, args, nargs, kwnames);
+}
+template <size_t... I>
+static std::array<FastCall, sizeof...(I)> raw_entries(std::index_sequence<I...>)
+{
+    return {{&raw_at<(int)I>...}};
 }
 template <size_t... I>
 static std::array<FastCall, sizeof...(I)> elementwise_entries(std::index_sequence<I...>)
@@ -85,17 +107,29 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
     for (int k = 0; k < sig->nargs; ++k) {
         used += (size_t)snprintf(args + used, sizeof(args) - used, "%s%s", k ? ", " : "", sig->names[k]);
     }
-    const char *tail = info->kind == VA_KIND_REDUCTION ? "device='auto'" : "out=None, device='auto'";
+    const char *tail = info->kind == VA_KIND_REDUCTION ? "device='auto'"
+                       : info->kind == VA_KIND_RAW  ? "out=None, grid=None, block=None"
+                                                    : "out=None, device='auto'";
     size_t size = strlen(info->name) + strlen(args) + strlen(tail) + strlen(info->doc) +
-                  strlen(info->reference) + 160;
+                  strlen(info->reference) + 400;
     char *doc = (char *)malloc(size);
     if (doc == NULL) {
         return NULL;
     }
-    snprintf(doc, size,
-             "%s(%s, %s)\n--\n\n%s\n\nAs %s, computed on the CPU or a GPU: device='auto' | 'cpu' | "
-             "'cuda' for host data; data already on a GPU is computed there.",
-             info->name, args, tail, info->doc, info->reference);
+    if (info->kind == VA_KIND_RAW) {
+        snprintf(doc, size,
+                 "%s(%s, %s)\n--\n\n%s\n\nA user kernel (user_ops/): arrays are converted to its dtype "
+                 "and moved to the GPU that holds the device inputs (GPU 0 for host data); the result "
+                 "has the first array's shape unless out= is given. grid and block: the launch shape "
+                 "(default: one thread per output element, 256 a block).",
+                 info->name, args, tail, info->doc);
+    }
+    else {
+        snprintf(doc, size,
+                 "%s(%s, %s)\n--\n\n%s\n\nAs %s, computed on the CPU or a GPU: device='auto' | 'cpu' | "
+                 "'cuda' for host data; data already on a GPU is computed there.",
+                 info->name, args, tail, info->doc, info->reference);
+    }
     return doc;
 }
 
@@ -105,6 +139,7 @@ static int add_function(PyObject *module, va_op op)
     OpSignature *sig = &signatures[op];
     static const std::array<FastCall, MAX_OPS> elementwise = elementwise_entries(std::make_index_sequence<MAX_OPS>());
     static const std::array<FastCall, MAX_OPS> reduction = reduction_entries(std::make_index_sequence<MAX_OPS>());
+    static const std::array<FastCall, MAX_OPS> raw = raw_entries(std::make_index_sequence<MAX_OPS>());
     PyObject *fn = NULL, *module_name = NULL;
     int rc = -1;
     /* The declaration's argument names, split in place. */
@@ -118,11 +153,13 @@ static int add_function(PyObject *module, va_op op)
         }
     }
     sig->names[sig->nargs] = "out";
-    sig->names[sig->nargs + 1] = "device";
+    sig->names[sig->nargs + 1] = info->kind == VA_KIND_RAW ? "grid" : "device";
+    sig->names[sig->nargs + 2] = "block";
     PyMethodDef *def = &method_defs[op];
     def->ml_name = info->name;
     def->ml_meth = (PyCFunction)(void (*)(void))(info->kind == VA_KIND_REDUCTION ? reduction[op]
-                                                                                  : elementwise[op]);
+                                                 : info->kind == VA_KIND_RAW    ? raw[op]
+                                                                                : elementwise[op]);
     def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
     def->ml_doc = make_doc(info, sig);
     if (def->ml_doc == NULL) {
@@ -165,6 +202,7 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_TRUE_DIVIDE: return "true_divide";
         case VA_DOMAIN_SUM: return "sum";
         case VA_DOMAIN_SAME: return "same";
+        case VA_DOMAIN_FIXED: return "fixed";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";

@@ -127,6 +127,19 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
     return e;
 }
 
+// The row of a user's own kernel: one dtype, for its inputs and its output.
+inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams, va_dtype dtype,
+                       const char *doc, va_status (*launch)(const RawCall &)) {
+    OpEntry e = {};
+    e.info = va_op_info{name, VA_KIND_RAW, nin, nparams, args, "", "", doc, "", VA_DOMAIN_FIXED, 0, 1, {}, {}};
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
+    for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
+    e.info.result[dtype] = dtype;
+    e.raw = launch;
+    e.default_block = 256;
+    return e;
+}
+
 }  // namespace va
 
 #ifdef VA_OP_TABLE
@@ -164,9 +177,27 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
                                                                 HAS_IDENTITY, ULP, DOC,   \
                                                                 &entries::NAME##_reduce)))
 
+// A user's own kernel: NAME (the Python name), KERNEL (a __global__ function
+// taking va::RawArgs; keep it in an anonymous namespace, as the file is read
+// twice), its argument names (the first NPARAMS are scalars), its one dtype
+// (va_dtype without the prefix: FLOAT64, INT32, ...), and its description. The
+// output has the first array's shape.
+#define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_raw(const RawCall &);                                                \
+    } }                                                                                   \
+    VA_OP_ROW_(NAME, (raw_row(#NAME, ARGS, ::va::count_args(ARGS) - (NPARAMS), (NPARAMS),   \
+                              VA_##DTYPE, DOC, &entries::NAME##_raw)))
+
 #else  // the operation's own translation unit: its kernels
 
+#include "raw_launch.cuh"
 #include "reduce_kernels.cuh"
+
+#define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_raw(const RawCall &call) { return launch_raw(call, KERNEL); }         \
+    } }
 
 #define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
     namespace va { namespace entries {                                                    \

@@ -55,7 +55,7 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
                        va_dtype *compute, va_dtype *result) {
     const va::OpEntry *e = va::op_entry(op);
     if (e == nullptr || in == nullptr || compute == nullptr || result == nullptr ||
-        nargs != e->info.nparams + e->info.nin)
+        (nargs != e->info.nparams + e->info.nin && e->info.domain != VA_DOMAIN_FIXED))
         VA_FAIL(VA_ERROR_INVALID_VALUE);
     const int first_array = e->info.nparams;
     bool have_strong = false, weak_int = false, weak_float = false;
@@ -97,6 +97,11 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
             if (va::is_int(p)) c = VA_FLOAT64;
             break;
         case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float(p)) c = VA_FLOAT64; break;
+        // A raw kernel's one dtype: the first (only) loop of its row.
+        case VA_DOMAIN_FIXED:
+            for (int t = 0; t < VA_DTYPE_COUNT; ++t)
+                if (e->info.result[t] != VA_DTYPE_COUNT) c = static_cast<va_dtype>(t);
+            break;
         case VA_DOMAIN_MAX_ENUM: VA_FAIL(VA_ERROR_INVALID_VALUE);
     }
     if (e->info.result[c] == VA_DTYPE_COUNT) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);

@@ -60,6 +60,7 @@ typedef enum va_domain {
     VA_DOMAIN_TRUE_DIVIDE = 3, /* floating: bool and integers -> float64 */
     VA_DOMAIN_SUM = 4,         /* reductions: bool and integers accumulate as int64, floats as themselves */
     VA_DOMAIN_SAME = 5,        /* reductions: the input's own dtype */
+    VA_DOMAIN_FIXED = 6,       /* raw kernels: their one dtype, inputs converted to it */
     VA_DOMAIN_MAX_ENUM = 0x7fffffff
 } va_domain;
 
