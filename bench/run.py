@@ -954,6 +954,8 @@ def first_call_ops_row(fc):
     ok = excess <= FIRST_CALL_SLACK_S and not fc["wrong"]
     row["cells"][0] = "worst %s: first %s, warm %s" % (w["name"], fmt_time(w["first_s"]),
                                                       fmt_time(w["warm_s"]))
+    if "library_load_s" in fc:
+        row["cells"][0] += "; module load (the process's first kernel, once) %s" % fmt_time(fc["library_load_s"])
     row["ratio"] = "worst excess %s over %d ops; results %s%s" % (
         fmt_time(excess), len(fc["ops"]), "wrong: " + ", ".join(fc["wrong"]) if fc["wrong"]
         else "correct", ("; not covered: " + "; ".join(fc["skipped"])) if fc.get("skipped") else "")
@@ -1294,7 +1296,9 @@ def main(argv=None):
     if out_env:
         os.makedirs(out_env, exist_ok=True)
         for p in written:
-            shutil.copy(p, out_env)
+            if not os.path.exists(os.path.join(out_env, os.path.basename(p))) or \
+                    not os.path.samefile(p, os.path.join(out_env, os.path.basename(p))):
+                shutil.copy(p, out_env)
         print("copied to $OUT = %s" % out_env)
     return 0
 

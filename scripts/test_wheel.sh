@@ -27,6 +27,11 @@ if "$PYTHON" -m pip download -q -d "$WHEELHOUSE" $DEPS 2>/dev/null; then
 else
     echo "offline: the environment uses $PYTHON's numpy and pytest (--system-site-packages)"
     "$PYTHON" -m venv --system-site-packages "$VENV"
+    # PYTHON may itself be a virtual environment (the GPU machines' python3 is):
+    # --system-site-packages reaches only its base, so name its own packages too.
+    OUTER=$("$PYTHON" -c 'import sysconfig; p = sysconfig.get_paths(); print(p["purelib"]); print(p["platlib"])')
+    INNER=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n' $OUTER > "$INNER/_outer_site.pth"
     INSTALL=(--no-deps "$WHEEL")
 fi
 VENV=$(cd "$VENV" && pwd)
