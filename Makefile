@@ -219,7 +219,7 @@ ASAN_PYTEST ?= $(CURDIR)/tests
 asan:
 	$(MAKE) lib SANITIZE=address,undefined
 	$(MAKE) test-c SANITIZE=address,undefined
-	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py build/asan/myModule/
+	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py myModule/*.pyi myModule/py.typed build/asan/myModule/
 	SANITIZE=address,undefined $(PYTHON) setup.py -q build_ext --build-lib build/asan --build-temp build/asan-tmp
 	cd build/asan && $(ASAN_ENV) LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
 	    MYMODULE_TESTS_ROOT=$(CURDIR)/build/asan $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
