@@ -58,7 +58,9 @@ static int nb_bool(PyObject *op)
     return truth;
 }
 
-static PyObject *nb_int(PyObject *op)
+/* The one element of a size-1 array read to the host, then `convert`ed as
+ * Python converts a NumPy scalar. */
+static PyObject *convert_single(PyObject *op, PyObject *(*convert)(PyObject *))
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     if (only_0d(self) < 0) {
@@ -68,25 +70,13 @@ static PyObject *nb_int(PyObject *op)
     if (scalar == NULL) {
         return NULL;
     }
-    PyObject *result = PyNumber_Long(scalar);
+    PyObject *result = convert(scalar);
     Py_DECREF(scalar);
     return result;
 }
 
-static PyObject *nb_float(PyObject *op)
-{
-    DeviceArrayObject *self = (DeviceArrayObject *)op;
-    if (only_0d(self) < 0) {
-        return NULL;
-    }
-    PyObject *scalar = read_element(self);
-    if (scalar == NULL) {
-        return NULL;
-    }
-    PyObject *result = PyNumber_Float(scalar);
-    Py_DECREF(scalar);
-    return result;
-}
+static PyObject *nb_int(PyObject *op) { return convert_single(op, PyNumber_Long); }
+static PyObject *nb_float(PyObject *op) { return convert_single(op, PyNumber_Float); }
 
 static PyObject *nb_index(PyObject *op)
 {
