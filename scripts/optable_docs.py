@@ -39,7 +39,12 @@ def operations_md(ops):
 
 
 def main(argv):
-    sys.path.insert(0, ROOT)
+    # The source tree's build by default (make docs); --installed documents the
+    # package the interpreter finds (the tests of an installed wheel).
+    if "--installed" in argv:
+        argv = [a for a in argv if a != "--installed"]
+    else:
+        sys.path.insert(0, ROOT)
     import myModule
     path = argv[0] if argv else os.path.join(ROOT, "build", "docs", "operations.md")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
