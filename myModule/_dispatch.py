@@ -98,6 +98,11 @@ def _handled_by_us(obj):
     return hasattr(type(obj), "__cuda_array_interface__")
 
 
+def _is_true(where):
+    """where= that selects every element: True itself (a Python or NumPy bool)."""
+    return isinstance(where, (bool, np.bool_)) and bool(where)
+
+
 def _ufunc_name(ufunc, method):
     name = "numpy." + getattr(ufunc, "__name__", repr(ufunc))
     return name if method == "__call__" else "%s.%s" % (name, method)
@@ -153,7 +158,7 @@ def _ufunc_call(ufunc, op, inputs, kwargs):
         raise TypeError("%s got unexpected keyword arguments: %s" % (what, ", ".join(sorted(kwargs))))
     if casting != "same_kind":
         raise _unsupported("%s with casting=%r" % (what, casting), " (only 'same_kind')")
-    if where is not True:
+    if not _is_true(where):
         raise _unsupported("%s with where=" % what)
     if order not in ("K", "C"):  # results are C-contiguous, which 'K' allows
         raise _unsupported("%s with order=%r" % (what, order))
@@ -161,7 +166,7 @@ def _ufunc_call(ufunc, op, inputs, kwargs):
         raise _unsupported("%s with signature=" % what)
     if dtype is not None:
         dtype = np.dtype(dtype)
-        if op["results"].get(dtype.name) != dtype.name:
+        if not dtype.isnative or op["results"].get(dtype.name) != dtype.name:
             raise _unsupported("%s with dtype=%s" % (what, dtype),
                                " (the op computes %s)" % ", ".join(sorted(op["results"])))
         inputs = _cast_inputs(inputs, dtype, what)
@@ -239,7 +244,7 @@ def _reduce(name, what, a, axis=None, dtype=None, out=None, keepdims=_NOVALUE,
     reduction's defaults, so that full reductions need no axis support."""
     if initial is not _NOVALUE:
         raise _unsupported("%s with initial=" % what)
-    if where is not _NOVALUE and where is not True:
+    if where is not _NOVALUE and not _is_true(where):
         raise _unsupported("%s with where=" % what)
     keep = keepdims is not _NOVALUE and bool(keepdims)
     kwargs = {}

@@ -392,6 +392,20 @@ def test_wrong_keywords_and_input_counts():
         _dispatch.array_function(None, np.max, (np.ndarray,), (a,), {"dtype": np.float64})
 
 
+def test_keywords_at_values_we_honour_are_accepted():
+    a = np.arange(3.0)
+    for kw in ({"where": True}, {"where": np.True_}, {"casting": "same_kind"}, {"order": "K"},
+               {"order": "C"}, {"subok": False}, {"signature": None}, {"dtype": None}):
+        assert_same_result(_dispatch.array_ufunc(None, np.add, "__call__", a, a, **kw), a + a)
+    for kw in ({"where": True}, {"keepdims": False}, {"dtype": None}, {"out": None}):
+        assert_same_result(_dispatch.array_ufunc(None, np.add, "reduce", a, **kw), np.add.reduce(a))
+    for kw in ({"where": False}, {"where": np.array([True, False, True])}, {"where": 1}):
+        with pytest.raises(TypeError, match="with where="):
+            _dispatch.array_ufunc(None, np.add, "__call__", a, a, **kw)
+    with pytest.raises(TypeError, match="with dtype="):  # a byte order the GPU does not keep
+        _dispatch.array_ufunc(None, np.add, "__call__", a, a, dtype=np.dtype(">f8"))
+
+
 def test_the_callers_keywords_are_not_changed():
     a = np.ones(3)
     kwargs = {"out": (np.empty(3),), "casting": "same_kind"}
