@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "indexing.h"
+#include "protocols.h"
 #include "shapes.h"
 
 static int64_t element_count(const DeviceArrayObject *self)
@@ -537,11 +538,9 @@ int devicearray_init(PyObject *module, richcmpfunc richcompare)
     if (PyType_Ready(&DeviceArray_Type) < 0) {
         return -1;
     }
-    /* NumPy defers to our reflected operators instead of converting us. */
-    if (PyDict_SetItemString(DeviceArray_Type.tp_dict, "__array_ufunc__", Py_None) < 0) {
+    if (protocols_init(module) < 0) {
         return -1;
     }
-    PyType_Modified(&DeviceArray_Type);
     Py_INCREF(&DeviceArray_Type);
     if (PyModule_AddObject(module, "DeviceArray", (PyObject *)&DeviceArray_Type) < 0) {
         Py_DECREF(&DeviceArray_Type);

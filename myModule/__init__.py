@@ -70,3 +70,8 @@ __all__ += [
     "squeeze", "stack", "transpose", "zeros", "zeros_like",
 ]
 __all__.sort()
+
+# ---- NumPy dispatch on DeviceArray (issue 11): __array_ufunc__, __array_function__ ----
+from . import _dispatch  # noqa: E402
+
+_dispatch.install()

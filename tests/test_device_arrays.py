@@ -258,7 +258,7 @@ def test_binary_on_device_arrays(dtype_a, dtype_b, rng):
         r = op(da, b)
         assert isinstance(r, mm.DeviceArray), sym
         H.assert_same(r, expected, "device %s numpy: " % sym)
-        r = op(a, db)  # NumPy defers to DeviceArray's reflected operator
+        r = op(a, db)  # NumPy calls the ufunc: DeviceArray.__array_ufunc__ runs it on the GPU
         assert isinstance(r, mm.DeviceArray), sym
         H.assert_same(r, expected, "numpy %s device: " % sym)
     # the inputs are untouched
