@@ -1,0 +1,85 @@
+"""Manipulation and indexing functions of the standard over the library's views and
+copies (ext/manipulation.cpp, ext/indexing.cpp)."""
+import numpy as np
+
+from .. import _core
+
+
+def reshape(x, /, shape, *, copy=None):
+    return _core.reshape(x, tuple(shape) if not isinstance(shape, int) else (shape,), copy=copy)
+
+
+def permute_dims(x, /, axes):
+    return _core.permute_dims(x, tuple(axes))
+
+
+def squeeze(x, /, axis):
+    return _core.squeeze(x, axis)
+
+
+def expand_dims(x, /, axis=0):
+    return _core.expand_dims(x, axis)
+
+
+def broadcast_to(x, /, shape):
+    return _core.broadcast_to(x, tuple(shape))
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    return [_core.broadcast_to(a, shape) for a in arrays]
+
+
+def concat(arrays, /, *, axis=0):
+    arrays = list(arrays)
+    if axis is None:
+        arrays = [_core.reshape(a, (-1,)) for a in arrays]
+        axis = 0
+    return _core.concatenate(arrays, axis=axis)
+
+
+def stack(arrays, /, *, axis=0):
+    return _core.stack(list(arrays), axis=axis)
+
+
+def unstack(x, /, *, axis=0):
+    if x.ndim == 0:
+        raise ValueError("unstack() needs at least one dimension")
+    axis = axis % x.ndim
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
+
+
+def flip(x, /, *, axis=None):
+    """A view with negative strides along the axes."""
+    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    index = [slice(None)] * x.ndim
+    for a in axes:
+        index[a % x.ndim] = slice(None, None, -1)
+    return x[tuple(index)]
+
+
+def moveaxis(x, source, destination, /):
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [s % x.ndim for s in src]
+    dst = [d % x.ndim for d in dst]
+    if len(src) != len(dst) or len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("moveaxis(): source and destination must be distinct axes, as many")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _core.permute_dims(x, tuple(order))
+
+
+def take(x, indices, /, *, axis=None):
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("take(): axis is required for arrays of more than one dimension")
+        axis = 0
+    return x[(slice(None),) * (axis % x.ndim) + (indices,)]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    from ._dtypes import _dtype_of
+    return _core.astype(x, _dtype_of(dtype), copy=copy, device=device)
