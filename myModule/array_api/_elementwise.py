@@ -6,7 +6,13 @@ from .. import _core
 # The standard's name -> the op table's (NumPy's) name.
 _RENAMED = {
     "abs": "absolute",
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
     "atan2": "arctan2",
+    "atanh": "arctanh",
     "pow": "power",
 }
 
