@@ -38,7 +38,7 @@ arange asarray empty empty_like eye from_dlpack full full_like linspace ones one
 astype can_cast finfo iinfo isdtype result_type bool int32 int64 float32 float64
 sum prod max min mean var std argmax argmin where nonzero count_nonzero all any
 reshape permute_dims squeeze expand_dims broadcast_to broadcast_arrays concat stack unstack flip
-moveaxis take matrix_transpose e inf nan newaxis pi __array_api_version__ __array_namespace_info__
+moveaxis take matrix_transpose meshgrid tril triu roll repeat diff e inf nan newaxis pi __array_api_version__ __array_namespace_info__
 """.split()
 
 
@@ -514,3 +514,53 @@ def test_namespace_round_trip_through_the_hook():
     ns = d.__array_namespace__()
     check(ns.sum(ns.multiply(d, 2), axis=1), np.array([6.0, 24.0]))
     assert math.isclose(float(ns.mean(d)), 2.5)
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_shapes_are_numpys(indexing):
+    views = [core._testing_view((n,), (8,), "float64") for n in (2, 3, 4)]
+    hosts = [np.zeros(n) for n in (2, 3, 4)]
+    got = xp.meshgrid(*views, indexing=indexing)
+    want = np.meshgrid(*hosts, indexing=indexing)
+    assert [g.shape for g in got] == [w.shape for w in want]
+
+
+@gpu
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid(indexing):
+    a, b = host("float64", (3,)), host("int64", (2,))
+    got = xp.meshgrid(xp.asarray(a), xp.asarray(a * 2), indexing=indexing)
+    for g, w in zip(got, np.meshgrid(a, a * 2, indexing=indexing)):
+        check(g, w)
+    assert len(xp.meshgrid(xp.asarray(b))) == 1
+
+
+@gpu
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_tril_triu(k):
+    a = host("float32", (2, 3, 4))
+    check(xp.tril(xp.asarray(a), k=k), np.tril(a, k=k))
+    check(xp.triu(xp.asarray(a), k=k), np.triu(a, k=k))
+
+
+@gpu
+@pytest.mark.parametrize("shift, axis", [(1, None), (-2, 0), ((1, 5), (0, 1)), (0, 1)])
+def test_roll(shift, axis):
+    a = host("int32", (3, 4))
+    check(xp.roll(xp.asarray(a), shift, axis=axis), np.roll(a, shift, axis=axis))
+
+
+@gpu
+@pytest.mark.parametrize("repeats, axis", [(2, None), (3, 1), ([1, 0, 2], 0)])
+def test_repeat(repeats, axis):
+    a = host("float64", (3, 4))
+    r = xp.asarray(np.array(repeats)) if isinstance(repeats, list) else repeats
+    check(xp.repeat(xp.asarray(a), r, axis=axis), np.repeat(a, repeats, axis=axis))
+
+
+@gpu
+@pytest.mark.parametrize("n", [1, 2])
+def test_diff(n):
+    a = host("float64", (3, 5))
+    check(xp.diff(xp.asarray(a), n=n), np.diff(a, n=n))
+    check(xp.diff(xp.asarray(a), axis=0, prepend=xp.asarray(a[:1])), np.diff(a, axis=0, prepend=a[:1]))

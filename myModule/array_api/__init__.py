@@ -8,15 +8,15 @@ What is here and what is not: docs/array-api.md. Checked by data-apis/array-api-
 """
 from .. import _core
 from ._creation import (
-    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, ones,
-    ones_like, zeros, zeros_like,
+    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid, ones,
+    ones_like, tril, triu, zeros, zeros_like,
 )
 from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int64, isdtype, result_type  # noqa: A004
 from ._elementwise import clip, functions as _elementwise_functions
 from ._info import __array_namespace_info__
 from ._manipulation import (
-    astype, broadcast_arrays, broadcast_to, concat, expand_dims, flip, moveaxis, permute_dims,
-    reshape, squeeze, stack, take, unstack,
+    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, moveaxis, permute_dims,
+    repeat, reshape, roll, squeeze, stack, take, unstack,
 )
 from ._statistical import (  # noqa: A004
     all, any, argmax, argmin, count_nonzero, max, mean, min, nonzero, prod, std, sum, var, where,

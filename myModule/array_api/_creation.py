@@ -97,3 +97,38 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if copy is True or device is not None:
         return asarray(_core.from_dlpack(x), device=device, copy=copy)
     return _core.from_dlpack(x)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Broadcast views of the 1-d inputs (no copies), as numpy.meshgrid(copy=False)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("indexing must be 'xy' or 'ij', got %r" % (indexing,))
+    lengths = [a.shape[0] for a in arrays]
+    if indexing == "xy" and len(arrays) > 1:
+        lengths[0], lengths[1] = lengths[1], lengths[0]
+    out = []
+    for k, a in enumerate(arrays):
+        axis = k
+        if indexing == "xy" and len(arrays) > 1 and k < 2:
+            axis = 1 - k
+        view = [1] * len(arrays)
+        view[axis] = a.shape[0]
+        out.append(_core.broadcast_to(_core.reshape(a, tuple(view)), tuple(lengths)))
+    return out
+
+
+def _triangle(x, k, lower):
+    rows, cols = x.shape[-2], x.shape[-1]
+    i = _core.reshape(_core.arange(rows, dtype=_dtypes.int64, device=x.device), (rows, 1))
+    j = _core.arange(cols, dtype=_dtypes.int64, device=x.device)
+    offset = _core.subtract(j, i)  # (rows, cols): column minus row
+    keep = _core.less_equal(offset, k) if lower else _core.greater_equal(offset, k)
+    return _core.where(keep, x, _core.zeros((), dtype=x.dtype, device=x.device))
+
+
+def tril(x, /, *, k=0):
+    return _triangle(x, k, True)
+
+
+def triu(x, /, *, k=0):
+    return _triangle(x, k, False)

@@ -83,3 +83,44 @@ def take(x, indices, /, *, axis=None):
 def astype(x, dtype, /, *, copy=True, device=None):
     from ._dtypes import _dtype_of
     return _core.astype(x, _dtype_of(dtype), copy=copy, device=device)
+
+
+def roll(x, /, shift, *, axis=None):
+    """Two slices concatenated per axis (copies), as numpy.roll."""
+    if axis is None:
+        return reshape(roll(_core.reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(shifts) != len(axes):
+        raise ValueError("roll(): shift and axis must have the same length")
+    out = x
+    for s, a in zip(shifts, axes):
+        a %= x.ndim
+        n = x.shape[a]
+        if n == 0 or s % n == 0:
+            continue
+        s %= n
+        lead = (slice(None),) * a
+        out = _core.concatenate([out[lead + (slice(n - s, None),)], out[lead + (slice(0, n - s),)]], axis=a)
+    return _core.copy(out) if out is x else out
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """A gather with host-computed indices (repeats as an array is read to the host)."""
+    if axis is None:
+        x = _core.reshape(x, (-1,))
+        axis = 0
+    axis %= x.ndim
+    counts = repeats.get() if isinstance(repeats, _core.DeviceArray) else repeats
+    index = np.repeat(np.arange(x.shape[axis], dtype=np.int64), counts)
+    return x[(slice(None),) * axis + (_core.asarray(index, device=x.device),)]
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    axis %= x.ndim
+    parts = [p for p in (prepend, x, append) if p is not None]
+    out = _core.concatenate(parts, axis=axis) if len(parts) > 1 else x
+    lead = (slice(None),) * axis
+    for _ in range(n):
+        out = _core.subtract(out[lead + (slice(1, None),)], out[lead + (slice(None, -1),)])
+    return out
