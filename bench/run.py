@@ -49,6 +49,7 @@ for _p in (ROOT, BENCH):
         sys.path.insert(0, _p)
 
 import op_rows  # noqa: E402 - the op table's rows (needs BENCH on sys.path)
+import array_api_rows  # noqa: E402 - the array API namespace's rows
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
 ITEM = 8                      # float64
@@ -713,6 +714,7 @@ def build_cases(b, libs):
                       [time_ratio("myModule", "NumPy", "<=", 1.5, "<= 1.5x NumPy's time")]))
 
     cases += op_table_cases(b, libs)
+    cases += array_api_rows.cases(b, libs)
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),

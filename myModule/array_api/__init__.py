@@ -12,7 +12,7 @@ from ._creation import (
     ones_like, tril, triu, zeros, zeros_like,
 )
 from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int64, isdtype, result_type  # noqa: A004
-from ._elementwise import clip, functions as _elementwise_functions
+from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
 from ._info import __array_namespace_info__
 from ._manipulation import (
     astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, moveaxis, permute_dims,

@@ -70,3 +70,10 @@ def clip(x, /, min=None, max=None):  # noqa: A002 - the standard's names
     if result is x:
         return c.copy(x)
     return result if result.dtype == x.dtype else c.astype(result, x.dtype)
+
+
+def round(x, /):  # noqa: A001 - the standard's name
+    """Halves to even (numpy.rint); integers and bool are already round and keep their dtype."""
+    if x.dtype.kind in "biu":
+        return _core.copy(x)
+    return _core.rint(x)
