@@ -21,7 +21,8 @@ FIRST_CALL_N = 4096
 # Array inputs (by position) that must be positive for the comparison to be fair: NaN
 # from log/sqrt of a negative, or from a negative base to a fractional power, takes
 # other code paths in some libraries than a finite result does.
-POSITIVE_INPUTS = {"log": (0,), "sqrt": (0,), "power": (0,)}
+POSITIVE_INPUTS = {"log": (0,), "sqrt": (0,), "power": (0,), "log1p": (0,), "log2": (0,), "log10": (0,),
+                   "arccosh": (0,)}
 
 # The few NumPy names torch spells differently. torch.equal exists but answers one bool
 # for the whole tensor, so it must not be found by name; torch has no `power`.

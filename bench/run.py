@@ -49,6 +49,8 @@ for _p in (ROOT, BENCH):
         sys.path.insert(0, _p)
 
 import op_rows  # noqa: E402 - the op table's rows (needs BENCH on sys.path)
+import array_api_rows  # noqa: E402 - the array API namespace's rows
+import dispatch_rows  # noqa: E402 - NumPy dispatch rows
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
 ITEM = 8                      # float64
@@ -713,7 +715,8 @@ def build_cases(b, libs):
                       [time_ratio("myModule", "NumPy", "<=", 1.5, "<= 1.5x NumPy's time")]))
 
     cases += op_table_cases(b, libs)
-    cases += __import__("dispatch_rows").cases(b, libs)  # NumPy dispatch (bench/dispatch_rows.py)
+    cases += dispatch_rows.cases(b, libs)
+    cases += array_api_rows.cases(b, libs)
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),

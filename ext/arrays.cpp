@@ -1,5 +1,6 @@
 /* One registration call for creation.cpp, indexing.cpp and manipulation.cpp. */
 #include "arrays.h"
+#include "array_api.h"
 #include "creation.h"
 #include "indexing.h"
 #include "manipulation.h"
@@ -54,6 +55,7 @@ static PyMethodDef testing_functions[] = {
 int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
+        array_api_init(module) < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }

@@ -1,0 +1,46 @@
+"""myModule.array_api: the Python array API standard (2024.12) over DeviceArray.
+
+``xp = d.__array_namespace__()`` (or ``import myModule.array_api as xp``) gives array
+API code, and libraries written on array-api-compat, myModule's GPU arrays. The dtypes
+are the library's (bool, int32, int64, float32, float64); devices are GPU indices.
+What is here and what is not: docs/array-api.md. Checked by data-apis/array-api-tests
+(scripts/array_api_tests.sh; the known gaps are tests/array_api_xfails.txt).
+"""
+from .. import _core
+from ._creation import (
+    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid, ones,
+    ones_like, tril, triu, zeros, zeros_like,
+)
+from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int64, isdtype, result_type  # noqa: A004
+from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
+from ._info import __array_namespace_info__
+from ._manipulation import (
+    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, moveaxis, permute_dims,
+    repeat, reshape, roll, squeeze, stack, take, unstack,
+)
+from ._statistical import (  # noqa: A004
+    all, any, argmax, argmin, count_nonzero, max, mean, min, nonzero, prod, std, sum, var, where,
+)
+
+__array_api_version__ = "2024.12"
+
+e = 2.718281828459045
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+pi = 3.141592653589793
+
+globals().update(_elementwise_functions)
+
+
+def matrix_transpose(x, /):
+    from ._array import matrix_transpose as mt
+    return mt(x)
+
+
+DeviceArray = _core.DeviceArray
+
+__all__ = sorted(
+    [name for name in globals() if not name.startswith("_") and name not in ("DeviceArray",)]
+    + ["__array_api_version__", "__array_namespace_info__"]
+)

@@ -1,0 +1,79 @@
+"""Elementwise functions of the standard: the op table's functions (ops/, one file
+each) under the standard's names. Python scalars join arrays as weak scalars (NEP 50),
+which is the standard's rule too."""
+from .. import _core
+
+# The standard's name -> the op table's (NumPy's) name.
+_RENAMED = {
+    "abs": "absolute",
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "pow": "power",
+}
+
+# Names the standard and the op table share.
+_SAME = (
+    "add", "ceil", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less",
+    "less_equal", "log", "log1p", "log2", "log10", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "maximum", "minimum", "multiply", "negative", "not_equal", "positive",
+    "reciprocal", "remainder", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
+    "tan", "tanh", "trunc",
+)
+
+
+def _unary(name, fn):
+    def f(x, /):
+        return fn(x)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fn.__doc__
+    return f
+
+
+def _binary(name, fn):
+    def f(x1, x2, /):
+        return fn(x1, x2)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fn.__doc__
+    return f
+
+
+def _table():
+    """The functions above that this build has (a trimmed build may lack some)."""
+    out = {}
+    ops = {op["name"]: op for op in _core._op_table}
+    for name in _SAME + tuple(_RENAMED):
+        op = ops.get(_RENAMED.get(name, name))
+        if op is None:
+            continue
+        make = _unary if op["nin"] == 1 else _binary
+        out[name] = make(name, getattr(_core, op["name"]))
+    return out
+
+
+functions = _table()
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002 - the standard's names
+    """Clamp to [min, max], keeping x's dtype (the standard's clip); NaN propagates."""
+    from .. import _core as c
+    result = x
+    if min is not None:
+        result = c.maximum(result, min)
+    if max is not None:
+        result = c.minimum(result, max)
+    if result is x:
+        return c.copy(x)
+    return result if result.dtype == x.dtype else c.astype(result, x.dtype)
+
+
+def round(x, /):  # noqa: A001 - the standard's name
+    """Halves to even (numpy.rint); integers and bool are already round and keep their dtype."""
+    if x.dtype.kind in "biu":
+        return _core.copy(x)
+    return _core.rint(x)

@@ -1,0 +1,126 @@
+"""Manipulation and indexing functions of the standard over the library's views and
+copies (ext/manipulation.cpp, ext/indexing.cpp)."""
+import numpy as np
+
+from .. import _core
+
+
+def reshape(x, /, shape, *, copy=None):
+    return _core.reshape(x, tuple(shape) if not isinstance(shape, int) else (shape,), copy=copy)
+
+
+def permute_dims(x, /, axes):
+    return _core.permute_dims(x, tuple(axes))
+
+
+def squeeze(x, /, axis):
+    return _core.squeeze(x, axis)
+
+
+def expand_dims(x, /, axis=0):
+    return _core.expand_dims(x, axis)
+
+
+def broadcast_to(x, /, shape):
+    return _core.broadcast_to(x, tuple(shape))
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    return [_core.broadcast_to(a, shape) for a in arrays]
+
+
+def concat(arrays, /, *, axis=0):
+    arrays = list(arrays)
+    if axis is None:
+        arrays = [_core.reshape(a, (-1,)) for a in arrays]
+        axis = 0
+    return _core.concatenate(arrays, axis=axis)
+
+
+def stack(arrays, /, *, axis=0):
+    return _core.stack(list(arrays), axis=axis)
+
+
+def unstack(x, /, *, axis=0):
+    if x.ndim == 0:
+        raise ValueError("unstack() needs at least one dimension")
+    axis = axis % x.ndim
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
+
+
+def flip(x, /, *, axis=None):
+    """A view with negative strides along the axes."""
+    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    index = [slice(None)] * x.ndim
+    for a in axes:
+        index[a % x.ndim] = slice(None, None, -1)
+    return x[tuple(index)]
+
+
+def moveaxis(x, source, destination, /):
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [s % x.ndim for s in src]
+    dst = [d % x.ndim for d in dst]
+    if len(src) != len(dst) or len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("moveaxis(): source and destination must be distinct axes, as many")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _core.permute_dims(x, tuple(order))
+
+
+def take(x, indices, /, *, axis=None):
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("take(): axis is required for arrays of more than one dimension")
+        axis = 0
+    return x[(slice(None),) * (axis % x.ndim) + (indices,)]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    from ._dtypes import _dtype_of
+    return _core.astype(x, _dtype_of(dtype), copy=copy, device=device)
+
+
+def roll(x, /, shift, *, axis=None):
+    """Two slices concatenated per axis (copies), as numpy.roll."""
+    if axis is None:
+        return reshape(roll(_core.reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(shifts) != len(axes):
+        raise ValueError("roll(): shift and axis must have the same length")
+    out = x
+    for s, a in zip(shifts, axes):
+        a %= x.ndim
+        n = x.shape[a]
+        if n == 0 or s % n == 0:
+            continue
+        s %= n
+        lead = (slice(None),) * a
+        out = _core.concatenate([out[lead + (slice(n - s, None),)], out[lead + (slice(0, n - s),)]], axis=a)
+    return _core.copy(out) if out is x else out
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """A gather with host-computed indices (repeats as an array is read to the host)."""
+    if axis is None:
+        x = _core.reshape(x, (-1,))
+        axis = 0
+    axis %= x.ndim
+    counts = repeats.get() if isinstance(repeats, _core.DeviceArray) else repeats
+    index = np.repeat(np.arange(x.shape[axis], dtype=np.int64), counts)
+    return x[(slice(None),) * axis + (_core.asarray(index, device=x.device),)]
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    axis %= x.ndim
+    parts = [p for p in (prepend, x, append) if p is not None]
+    out = _core.concatenate(parts, axis=axis) if len(parts) > 1 else x
+    lead = (slice(None),) * axis
+    for _ in range(n):
+        out = _core.subtract(out[lead + (slice(1, None),)], out[lead + (slice(None, -1),)])
+    return out

@@ -1,0 +1,99 @@
+"""Statistical, searching and utility functions of the standard over the library's
+reductions (`sum`, `prod`, `max`, `min`, `mean`, `argmax`, `argmin` with axis=,
+keepdims=, dtype=). var/std, all/any and count_nonzero are compositions of those."""
+import math
+
+from .. import _core
+from . import _dtypes
+
+
+def _call(name, x, **kwargs):
+    fn = getattr(_core, name, None)
+    if fn is None:
+        raise NotImplementedError("myModule.%s is not in this build" % name)
+    return fn(x, **kwargs)
+
+
+def _axes(x, axis):
+    if axis is None:
+        return tuple(range(x.ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return tuple(a % x.ndim if x.ndim else a for a in axes)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
+    return _call("sum", x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    return _call("prod", x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def max(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _call("max", x, axis=axis, keepdims=keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _call("min", x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    if not _dtypes.isdtype(x.dtype, "real floating"):
+        raise TypeError("mean() takes a real floating-point array, got %s" % x.dtype)
+    return _call("mean", x, axis=axis, keepdims=keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """Two passes (the mean, then the squared deviations), as NumPy computes it."""
+    if not _dtypes.isdtype(x.dtype, "real floating"):
+        raise TypeError("var() takes a real floating-point array, got %s" % x.dtype)
+    n = math.prod(x.shape[a] for a in _axes(x, axis))
+    centred = _core.subtract(x, _call("mean", x, axis=axis, keepdims=True))
+    total = _call("sum", _core.square(centred), axis=axis, keepdims=keepdims)
+    # n - correction <= 0 gives inf or NaN, as NumPy's divide does.
+    return _core.divide(total, float(n - correction))
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _core.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _call("argmax", x, axis=axis, keepdims=keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _call("argmin", x, axis=axis, keepdims=keepdims)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    return _call("sum", _core.not_equal(x, 0), axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    # A count, not a max: an empty axis needs no special case (its answer is False).
+    return _core.greater(count_nonzero(x, axis=axis, keepdims=keepdims), 0)
+
+
+def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    zeros = _call("sum", _core.equal(x, 0), axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+    return _core.equal(zeros, 0)
+
+
+def where(condition, x1, x2, /):
+    return _core.where(condition, x1, x2)
+
+
+def nonzero(x, /):
+    """Indices of the nonzero elements, one int64 array per axis (a gather through a
+    boolean mask over the flat positions, then each position unravelled)."""
+    if x.ndim == 0:
+        raise ValueError("nonzero() of a 0-d array is not defined by the standard")
+    flat = _core.reshape(x, (-1,))
+    positions = _core.arange(flat.size, dtype=_dtypes.int64, device=x.device)[_core.not_equal(flat, 0)]
+    out = []
+    step = flat.size
+    for n in x.shape:
+        step //= n if n else 1
+        out.append(_core.remainder(_core.floor_divide(positions, step), n) if n else positions)
+    return tuple(out)

@@ -1,0 +1,11 @@
+// arccos: numpy.arccos on float32 and float64 (integers compute in float64); CUDA's
+// acos is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arccos {
+    template <typename T>
+    __device__ T operator()(T x) const { return acos(x); }
+};
+
+VA_ELEMENTWISE(arccos, Arccos, "a", 0, FLOAT, "numpy.arccos", "", 4,
+               "Trigonometric inverse cosine, element-wise.")

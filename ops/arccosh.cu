@@ -1,0 +1,11 @@
+// arccosh: numpy.arccosh on float32 and float64 (integers compute in float64); CUDA's
+// acosh is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arccosh {
+    template <typename T>
+    __device__ T operator()(T x) const { return acosh(x); }
+};
+
+VA_ELEMENTWISE(arccosh, Arccosh, "a", 0, FLOAT, "numpy.arccosh", "", 4,
+               "Inverse hyperbolic cosine, element-wise.")

@@ -1,0 +1,11 @@
+// arcsin: numpy.arcsin on float32 and float64 (integers compute in float64); CUDA's
+// asin is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arcsin {
+    template <typename T>
+    __device__ T operator()(T x) const { return asin(x); }
+};
+
+VA_ELEMENTWISE(arcsin, Arcsin, "a", 0, FLOAT, "numpy.arcsin", "", 4,
+               "Inverse sine, element-wise.")

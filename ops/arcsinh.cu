@@ -1,0 +1,11 @@
+// arcsinh: numpy.arcsinh on float32 and float64 (integers compute in float64); CUDA's
+// asinh is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arcsinh {
+    template <typename T>
+    __device__ T operator()(T x) const { return asinh(x); }
+};
+
+VA_ELEMENTWISE(arcsinh, Arcsinh, "a", 0, FLOAT, "numpy.arcsinh", "", 4,
+               "Inverse hyperbolic sine element-wise.")

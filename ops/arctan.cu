@@ -1,0 +1,11 @@
+// arctan: numpy.arctan on float32 and float64 (integers compute in float64); CUDA's
+// atan is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arctan {
+    template <typename T>
+    __device__ T operator()(T x) const { return atan(x); }
+};
+
+VA_ELEMENTWISE(arctan, Arctan, "a", 0, FLOAT, "numpy.arctan", "", 4,
+               "Trigonometric inverse tangent, element-wise.")

@@ -1,0 +1,11 @@
+// arctanh: numpy.arctanh on float32 and float64 (integers compute in float64); CUDA's
+// atanh is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Arctanh {
+    template <typename T>
+    __device__ T operator()(T x) const { return atanh(x); }
+};
+
+VA_ELEMENTWISE(arctanh, Arctanh, "a", 0, FLOAT, "numpy.arctanh", "", 4,
+               "Inverse hyperbolic tangent element-wise.")

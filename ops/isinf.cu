@@ -1,0 +1,13 @@
+// isinf: numpy.isinf, a bool result; bool and integers are never infinite.
+#include "op_declare.cuh"
+
+struct IsInf {
+    template <typename T>
+    __device__ bool operator()(T x) const {
+        if constexpr (std::is_floating_point<T>::value) return isinf(x);
+        else return false;
+    }
+};
+
+VA_ELEMENTWISE(isinf, IsInf, "a", 0, ALL, "numpy.isinf", "", 0,
+               "Test element-wise for positive or negative infinity.")

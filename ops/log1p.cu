@@ -1,0 +1,11 @@
+// log1p: numpy.log1p on float32 and float64 (integers compute in float64); CUDA's
+// log1p is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Log1p {
+    template <typename T>
+    __device__ T operator()(T x) const { return log1p(x); }
+};
+
+VA_ELEMENTWISE(log1p, Log1p, "a", 0, FLOAT, "numpy.log1p", "", 4,
+               "Return the natural logarithm of one plus the input array, element-wise.")

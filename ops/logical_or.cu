@@ -1,0 +1,11 @@
+// logical_or: numpy.logical_or, a bool result computed in the promoted dtype (any nonzero,
+// NaN too, is true).
+#include "op_declare.cuh"
+
+struct LogicalOr {
+    template <typename T>
+    __device__ bool operator()(T x, T y) const { return x || y; }
+};
+
+VA_ELEMENTWISE(logical_or, LogicalOr, "a,b", 0, ALL, "numpy.logical_or", "", 0,
+               "Compute the truth value of x1 OR x2 element-wise.")

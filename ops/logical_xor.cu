@@ -1,0 +1,11 @@
+// logical_xor: numpy.logical_xor, a bool result computed in the promoted dtype (any nonzero,
+// NaN too, is true).
+#include "op_declare.cuh"
+
+struct LogicalXor {
+    template <typename T>
+    __device__ bool operator()(T x, T y) const { return bool(x) != bool(y); }
+};
+
+VA_ELEMENTWISE(logical_xor, LogicalXor, "a,b", 0, ALL, "numpy.logical_xor", "", 0,
+               "Compute the truth value of x1 XOR x2, element-wise.")

@@ -1,0 +1,14 @@
+// sign: numpy.sign: -1, 0 or 1; NaN stays NaN and -0.0 gives +0.0, as NumPy's.
+#include "op_declare.cuh"
+
+struct Sign {
+    template <typename T>
+    __device__ T operator()(T x) const {
+        if (x > T(0)) return T(1);
+        if (x < T(0)) return T(-1);
+        return x == T(0) ? T(0) : x;
+    }
+};
+
+VA_ELEMENTWISE(sign, Sign, "a", 0, NUMBER, "numpy.sign", "", 0,
+               "Returns an element-wise indication of the sign of a number.")

@@ -1,0 +1,13 @@
+// square: numpy.square (integers wrap as NumPy's; bool would be int8, absent).
+#include "op_declare.cuh"
+
+struct Square {
+    template <typename T>
+    __device__ T operator()(T x) const {
+        if constexpr (std::is_integral<T>::value) return va::wrap_mul(x, x);
+        else return x * x;
+    }
+};
+
+VA_ELEMENTWISE(square, Square, "a", 0, NUMBER, "numpy.square", "", 0,
+               "Return the element-wise square of the input.")

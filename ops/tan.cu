@@ -1,0 +1,11 @@
+// tan: numpy.tan on float32 and float64 (integers compute in float64); CUDA's
+// tan is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Tan {
+    template <typename T>
+    __device__ T operator()(T x) const { return tan(x); }
+};
+
+VA_ELEMENTWISE(tan, Tan, "a", 0, FLOAT, "numpy.tan", "", 4,
+               "Compute tangent element-wise.")

@@ -1,0 +1,11 @@
+// tanh: numpy.tanh on float32 and float64 (integers compute in float64); CUDA's
+// tanh is not glibc's, hence the ULP bound.
+#include "op_declare.cuh"
+
+struct Tanh {
+    template <typename T>
+    __device__ T operator()(T x) const { return tanh(x); }
+};
+
+VA_ELEMENTWISE(tanh, Tanh, "a", 0, FLOAT, "numpy.tanh", "", 4,
+               "Compute hyperbolic tangent element-wise.")

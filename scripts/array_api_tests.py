@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Run data-apis/array-api-tests on myModule.array_api and summarise it per group.
+
+    python3 scripts/array_api_tests.py SUMMARY.md [--max-examples N] [--suite DIR]
+                                        [--json FILE] [--groups a,b] [-- PYTEST ARGS]
+
+The suite is copied to a temporary folder (it writes caches beside itself). Its
+dependencies that a machine lacks (ndindex, pytest-json-report, a hypothesis new
+enough for the suite) are installed offline from the wheels in .whl/array-api/
+(`pip download` them there on a machine with network) into a folder put first on
+PYTHONPATH; nothing is installed into the interpreter itself. Exit status: 0 when
+no test failed (xfails and skips allowed), 1 otherwise.
+"""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WHEELS = os.path.join(ROOT, ".whl", "array-api")
+XFAILS = os.path.join(ROOT, "tests", "array_api_xfails.txt")
+# The suite's dtypes that myModule does not have (bool, int32, int64, float32, float64 stay).
+SKIP_DTYPES = "int8,int16,uint8,uint16,uint32,uint64,complex64,complex128"
+MIN_HYPOTHESIS = (6, 151, 0)  # the suite's requirements.txt
+
+GROUPS = collections.OrderedDict([
+    ("creation", "test_creation_functions.py"),
+    ("elementwise/operators", "test_operators_and_elementwise_functions.py"),
+    ("statistical", "test_statistical_functions.py"),
+    ("searching", "test_searching_functions.py"),
+    ("manipulation", "test_manipulation_functions.py"),
+    ("data types", "test_data_type_functions.py"),
+    ("has_names", "test_has_names.py"),
+    ("array object", "test_array_object.py"),
+    ("inspection", "test_inspection_functions.py"),
+    ("constants", "test_constants.py"),
+    ("utility", "test_utility_functions.py"),
+])
+
+
+def find_suite(given):
+    for path in (given, os.environ.get("ARRAY_API_TESTS_DIR"),
+                 os.path.join(ROOT, "shared", "external", "array-api-tests"),
+                 os.path.join(ROOT, "..", "shared", "external", "array-api-tests")):
+        if path and os.path.isfile(os.path.join(path, "array_api_tests", "__init__.py")):
+            return os.path.abspath(path)
+    sys.exit("array-api-tests not found: give --suite DIR (with its array-api submodule)")
+
+
+def copy_suite(suite, copy):
+    """A writable copy, with the one patch a library without complex dtypes needs:
+    the suite takes max() of its complex dtypes at import time, which fails on none."""
+    shutil.copytree(suite, copy, ignore=shutil.ignore_patterns(".git", "__pycache__", ".hypothesis"))
+    for folder, dirs, files in os.walk(copy):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            os.chmod(path, os.stat(path).st_mode | 0o200)
+    helpers = os.path.join(copy, "array_api_tests", "dtype_helpers.py")
+    with open(helpers) as f:
+        text = f.read()
+    old = "[(dt, dtype_nbits[dt]) for dt in complex_dtypes], key=lambda x: x[1]\n)"
+    if old in text:
+        text = text.replace(old, "[(dt, dtype_nbits[dt]) for dt in complex_dtypes], key=lambda x: x[1],\n"
+                                 "    default=(None, 0)\n)")
+        with open(helpers, "w") as f:
+            f.write(text)
+
+
+def version_tuple(text):
+    return tuple(int(p) for p in text.split(".")[:3] if p.isdigit())
+
+
+def missing_requirements(python):
+    """The packages to bring from the wheels: absent ones, and hypothesis if older."""
+    probe = (
+        "import importlib.metadata as m\n"
+        "for n in ('ndindex', 'pytest-json-report', 'hypothesis'):\n"
+        "    try: print(n, m.version(n))\n"
+        "    except m.PackageNotFoundError: print(n, 'none')\n"
+    )
+    out = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True).stdout
+    need = []
+    for line in out.splitlines():
+        name, version = line.split()
+        if version == "none" or (name == "hypothesis" and version_tuple(version) < MIN_HYPOTHESIS):
+            need.append(name)
+    return need
+
+
+def install(python, packages, target):
+    if not packages:
+        return
+    if not os.path.isdir(WHEELS):
+        sys.exit("missing %s and no wheels in %s" % (", ".join(packages), WHEELS))
+    # pytest-json-report needs pytest-metadata; hypothesis needs sortedcontainers,
+    # which the machines have. --no-deps keeps pip from reaching for an index.
+    if "pytest-json-report" in packages:
+        packages = packages + ["pytest-metadata"]
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
+                    "--find-links", WHEELS, "--target", target] + packages, check=True)
+
+
+def summarise(report_path, groups):
+    with open(report_path) as f:
+        report = json.load(f)
+    counts = collections.OrderedDict((g, collections.Counter()) for g in groups)
+    failed = []
+    for test in report.get("tests", []):
+        path = test["nodeid"].split("::")[0]
+        group = next((g for g, file in GROUPS.items() if path.endswith(file)), None)
+        if group not in counts:
+            continue
+        outcome = test["outcome"]  # passed, failed, skipped, xfailed, xpassed, error
+        counts[group][outcome] += 1
+        if outcome in ("failed", "error"):
+            failed.append(test["nodeid"])
+    return counts, failed
+
+
+def write_summary(path, counts, failed, args, versions):
+    columns = ("passed", "xfailed", "xpassed", "skipped", "failed", "error")
+    lines = ["# array-api-tests on myModule.array_api", "",
+             "max-examples %d, seed %s; %s" % (args.max_examples, args.seed, versions), "",
+             "| group | " + " | ".join(columns) + " |",
+             "| --- |" + " ---: |" * len(columns)]
+    total = collections.Counter()
+    for group, c in counts.items():
+        total.update(c)
+        lines.append("| %s | " % group + " | ".join(str(c[k]) for k in columns) + " |")
+    lines.append("| all | " + " | ".join(str(total[k]) for k in columns) + " |")
+    if failed:
+        lines += ["", "Failed (not in tests/array_api_xfails.txt):", ""]
+        lines += ["- `%s`" % nodeid for nodeid in failed]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("summary", help="where to write the per-group table (markdown)")
+    parser.add_argument("--max-examples", type=int, default=20)
+    parser.add_argument("--seed", default="0", help="hypothesis seed, for runs that compare")
+    parser.add_argument("--suite", help="the array-api-tests checkout")
+    parser.add_argument("--json", help="where to keep the pytest-json-report file")
+    parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated, of: %s" % ", ".join(GROUPS))
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("pytest_args", nargs="*")
+    args = parser.parse_args()
+    groups = [g.strip() for g in args.groups.split(",") if g.strip()]
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        parser.error("unknown groups: %s" % ", ".join(unknown))
+
+    suite = find_suite(args.suite)
+    work = tempfile.mkdtemp(prefix="array-api-tests-")
+    try:
+        copy = os.path.join(work, "array-api-tests")
+        copy_suite(suite, copy)
+        site = os.path.join(work, "site")
+        install(args.python, missing_requirements(args.python), site)
+        report = args.json or os.path.join(work, "report.json")
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (site, ROOT, env.get("PYTHONPATH")) if p)
+        env["ARRAY_API_TESTS_MODULE"] = "myModule.array_api"
+        env["ARRAY_API_TESTS_SKIP_DTYPES"] = SKIP_DTYPES
+        env["ARRAY_API_TESTS_VERSION"] = "2024.12"
+        # -c and --rootdir: the suite's own pytest.ini and conftest, not a parent's configuration.
+        command = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE",
+                   "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
+                   "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
+                   "--disable-deadline", "--xfails-file", XFAILS,
+                   "--json-report", "--json-report-file", report, "--json-report-omit", "log",
+                   ] + ["array_api_tests/" + GROUPS[g] for g in groups] + args.pytest_args
+        print("+", " ".join(command), flush=True)
+        rc = subprocess.run(command, cwd=copy, env=env).returncode
+        versions = subprocess.run(
+            [args.python, "-c", "import hypothesis, numpy, myModule, sys; print('Python %d.%d, hypothesis %s, "
+             "NumPy %s, myModule %s' % (sys.version_info[:2] + (hypothesis.__version__, numpy.__version__, "
+             "myModule.__version__)))"], env=env, capture_output=True, text=True).stdout.strip()
+        if not os.path.exists(report):
+            sys.exit("pytest wrote no report (exit %d)" % rc)
+        counts, failed = summarise(report, groups)
+        write_summary(args.summary, counts, failed, args, versions)
+        print(open(args.summary).read())
+        return 1 if failed else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
