@@ -181,7 +181,7 @@ PyObject *mm_set_devices(PyObject *module, PyObject *arg)
         g_known = 0; /* back to MYMODULE_DEVICES, or all GPUs */
         Py_RETURN_NONE;
     }
-    if (PyUnicode_Check(arg) || PyBytes_Check(arg) || PyIndex_Check(arg)) {
+    if (PyUnicode_Check(arg) || PyBytes_Check(arg) || (PyIndex_Check(arg) && !PySequence_Check(arg))) {
         PyErr_Format(PyExc_TypeError, "set_devices() takes a list of GPU indices or None, not %.100s",
                      Py_TYPE(arg)->tp_name);
         return NULL;
