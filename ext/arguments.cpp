@@ -85,12 +85,14 @@ static int parse_gpu_index(long long index, PyObject *value, Where *where)
 /* "cuda:N": N decimal digits, nothing else. */
 static int parse_cuda_colon(PyObject *value, Where *where)
 {
-    const char *text = PyUnicode_AsUTF8(value);
-    if (text == NULL) {
+    Py_ssize_t length = 0;
+    const char *text = PyUnicode_AsUTF8AndSize(value, &length);
+    if (text == NULL) { /* a lone surrogate: no GPU's name */
         PyErr_Clear();
         return 0;
     }
-    if (strncmp(text, "cuda:", 5) != 0 || text[5] == '\0' || strlen(text) > 5 + 9) {
+    /* Every character counts: "cuda:0\0x" is not "cuda:0". */
+    if ((size_t)length != strlen(text) || length < 6 || length > 5 + 9 || strncmp(text, "cuda:", 5) != 0) {
         return 0;
     }
     for (const char *c = text + 5; *c != '\0'; ++c) {

@@ -1,6 +1,7 @@
 """myModule: CUDA kernels on NumPy arrays and on GPU arrays.
 
-Host (NumPy) inputs run on the CPU or a GPU (``device="auto" | "cpu" | "cuda"``);
+Host (NumPy) inputs run on the CPU or the GPUs (``device="auto" | "cpu" | "cuda" | N``;
+``devices()`` and ``set_devices()`` say which GPUs ``"cuda"`` uses);
 inputs already on a GPU (`DeviceArray`, CuPy, PyTorch, Numba, PyCUDA, anything with
 ``__cuda_array_interface__`` or ``__dlpack__``) run on the GPU that holds them.
 Values, dtypes, broadcasting and errors are NumPy's. Every operation of the op table
