@@ -186,9 +186,10 @@ int split_count(size_t bytes, int ndevices) {
 }
 
 int64_t reduce_chunk_elements(int64_t n, size_t size) {
-    // 128 chunks a call below the size cap: enough for 8 workers on each of 4
-    // GPUs to have 4 chunks each.
-    return chunk_elements(n, size, 32);
+    // 64 chunks a call below the size cap (4 MiB chunks from 32 Mi elements of
+    // 8 bytes): enough for the workers of several GPUs to overlap copies and
+    // kernels, few enough that a chunk's fixed costs stay small.
+    return chunk_elements(n, size, 16);
 }
 
 int64_t chunk_elements(int64_t n, size_t widest, int workers) {
