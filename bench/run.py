@@ -51,6 +51,7 @@ for _p in (ROOT, BENCH):
 import op_rows  # noqa: E402 - the op table's rows (needs BENCH on sys.path)
 import array_api_rows  # noqa: E402 - the array API namespace's rows
 import dispatch_rows  # noqa: E402 - NumPy dispatch rows
+import multi_gpu_rows  # noqa: E402 - host data on every GPU
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
 ITEM = 8                      # float64
@@ -717,6 +718,7 @@ def build_cases(b, libs):
     cases += op_table_cases(b, libs)
     cases += dispatch_rows.cases(b, libs)
     cases += array_api_rows.cases(b, libs)
+    cases += multi_gpu_rows.cases(b, libs)
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),

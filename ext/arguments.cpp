@@ -1,5 +1,6 @@
 /* Argument parsing for METH_FASTCALL | METH_KEYWORDS functions, without building
  * tuples or dicts on the hot path. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,28 +61,91 @@ int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     return 0;
 }
 
+#define WHERE_KINDS "'auto', 'cpu', 'cuda', 'cuda:N' or a GPU index N"
+
+/* A GPU index as device= gives it: ValueError past the GPUs there are. */
+static int parse_gpu_index(long long index, PyObject *value, Where *where)
+{
+    int count = 0;
+    va_device_count(&count);
+    if (index < 0) {
+        PyErr_Format(PyExc_ValueError, "device must be " WHERE_KINDS " (N >= 0), not %R", value);
+        return -1;
+    }
+    if (index >= count) {
+        PyErr_Format(PyExc_ValueError, "device=%R names no GPU: this machine has %d GPU%s (device_count())",
+                     value, count, count == 1 ? "" : "s");
+        return -1;
+    }
+    where->kind = WHERE_CUDA;
+    where->gpu = (int)index;
+    return 0;
+}
+
+/* "cuda:N": N decimal digits, nothing else. */
+static int parse_cuda_colon(PyObject *value, Where *where)
+{
+    Py_ssize_t length = 0;
+    const char *text = PyUnicode_AsUTF8AndSize(value, &length);
+    if (text == NULL) { /* a lone surrogate: no GPU's name */
+        PyErr_Clear();
+        return 0;
+    }
+    /* Every character counts: "cuda:0\0x" is not "cuda:0". */
+    if ((size_t)length != strlen(text) || length < 6 || length > 5 + 9 || strncmp(text, "cuda:", 5) != 0) {
+        return 0;
+    }
+    for (const char *c = text + 5; *c != '\0'; ++c) {
+        if (*c < '0' || *c > '9') {
+            return 0;
+        }
+    }
+    return parse_gpu_index(atoll(text + 5), value, where) == 0 ? 1 : -1;
+}
+
 int parse_where(PyObject *value, Where *where)
 {
+    *where = Where();
     if (value == NULL || value == Py_None) {
-        *where = WHERE_AUTO;
         return 0;
     }
     if (!PyUnicode_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "device must be 'auto', 'cpu' or 'cuda', not %.100s",
+        /* bool is an int to Python, but device=True is a mistake, not GPU 1. */
+        if (PyIndex_Check(value) && !PyBool_Check(value)) {
+            PyObject *integer = PyNumber_Index(value);
+            if (integer == NULL) {
+                return -1;
+            }
+            int overflow = 0;
+            long long index = PyLong_AsLongLongAndOverflow(integer, &overflow);
+            Py_DECREF(integer);
+            if (overflow != 0) {
+                index = overflow < 0 ? -1 : LLONG_MAX;
+            }
+            else if (index == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+            return parse_gpu_index(index, value, where);
+        }
+        PyErr_Format(PyExc_TypeError, "device must be " WHERE_KINDS ", not %.100s",
                      Py_TYPE(value)->tp_name);
         return -1;
     }
     if (str_equals(value, "auto")) {
-        *where = WHERE_AUTO;
+        where->kind = WHERE_AUTO;
     }
     else if (str_equals(value, "cpu")) {
-        *where = WHERE_CPU;
+        where->kind = WHERE_CPU;
     }
     else if (str_equals(value, "cuda") || str_equals(value, "gpu")) { /* "gpu": a synonym users type */
-        *where = WHERE_CUDA;
+        where->kind = WHERE_CUDA;
     }
     else {
-        PyErr_Format(PyExc_ValueError, "device must be 'auto', 'cpu' or 'cuda', not %R", value);
+        int rc = parse_cuda_colon(value, where);
+        if (rc != 0) {
+            return rc > 0 ? 0 : -1;
+        }
+        PyErr_Format(PyExc_ValueError, "device must be " WHERE_KINDS ", not %R", value);
         return -1;
     }
     return 0;

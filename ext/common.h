@@ -47,9 +47,34 @@ int parse_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, const char *const *names, int nnames,
                     int required, int max_positional, PyObject **values);
 
-typedef enum { WHERE_AUTO = 0, WHERE_CPU = 1, WHERE_CUDA = 2 } Where;
-/* device="auto" | "cpu" | "cuda" (None means "auto"). */
+typedef enum { WHERE_AUTO = 0, WHERE_CPU = 1, WHERE_CUDA = 2 } WhereKind;
+/* Where host data is computed. `gpu` is the GPU that device=N or "cuda:N" names
+ * (kind WHERE_CUDA), -1 otherwise: the GPUs of devices(). A Where compares equal
+ * to its kind, so `where == WHERE_CUDA` holds for any GPU and code that only
+ * asks which kind compiles as it did when Where was the enum. */
+struct Where {
+    WhereKind kind;
+    int gpu;
+    Where() : kind(WHERE_AUTO), gpu(-1) {}
+    Where(WhereKind k) : kind(k), gpu(-1) {} /* implicit: WHERE_AUTO is a Where */
+};
+inline bool operator==(const Where &w, WhereKind k) { return w.kind == k; }
+inline bool operator!=(const Where &w, WhereKind k) { return w.kind != k; }
+/* device="auto" | "cpu" | "cuda" | "cuda:N" | N, a GPU index (None means
+ * "auto"). ValueError for an index past device_count(), TypeError for other kinds. */
 int parse_where(PyObject *value, Where *where);
+
+/* ---- devices.cpp: the GPUs host data may go to ---- */
+#define WHERE_MAX_GPUS 64
+/* The GPUs `where` sends host data to (at most WHERE_MAX_GPUS): its one GPU, or
+ * those of devices() (MYMODULE_DEVICES read at first use). 0, or -1 with ValueError. */
+int where_devices(Where where, int *devices, int *count);
+/* Data on GPU `data_device` with device=`where`: ValueError when where names
+ * another GPU (the GPU that holds the data runs the work). */
+int where_check_data(Where where, int data_device);
+PyObject *mm_set_devices(PyObject *module, PyObject *arg);
+PyObject *mm_devices(PyObject *module, PyObject *unused);
+PyObject *mm_parse_devices(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* Element count from which device="auto" sends host data to the GPU. */
 int64_t auto_threshold(const char *operation);
 

@@ -243,8 +243,9 @@ static int joint_shape(const Shape *shapes, int n, const Shape *out, Shape *shap
 
 /* Returns the result, or NULL with an exception; *status the library's status
  * (so that device="auto" can fall back to the CPU when the GPU can't be used). */
-static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *status)
+static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, Where where, va_status *status)
 {
+    int gpus[WHERE_MAX_GPUS], ngpus = 0;
     PyArrayObject *host[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
     PyArrayObject *target = NULL;
     PyObject *result = NULL;
@@ -273,7 +274,7 @@ static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *stat
         goto fail;
     }
     /* Arguments are checked; only now does the want of a GPU matter. */
-    if (require_cuda(c->info->name) < 0) {
+    if (require_cuda(c->info->name) < 0 || where_devices(where, gpus, &ngpus) < 0) {
         goto fail;
     }
     /* The GPU reads inputs and writes results chunk by chunk: an out that shares
@@ -305,7 +306,7 @@ static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, va_status *stat
     }
     view_of_host(&vt, target, c->result, &shape);
     Py_BEGIN_ALLOW_THREADS
-    *status = va_elementwise_host(0, c->op, c->nin, views, c->params, &vt);
+    *status = va_elementwise_host_multi(gpus, ngpus, c->op, c->nin, views, c->params, &vt);
     Py_END_ALLOW_THREADS
     if (*status != VA_SUCCESS) {
         raise_status(*status);
@@ -369,7 +370,7 @@ static int safe_in_place(const DeviceArrayObject *out, const DeviceArrayObject *
     return 1;
 }
 
-static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObject *out)
+static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObject *out, Where where)
 {
     DeviceArrayObject *dev[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
     DeviceArrayObject *target = NULL;
@@ -392,7 +393,11 @@ static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObj
         }
     }
     if (k < c->nin || (out != NULL && out->device != device)) {
-        PyErr_SetString(PyExc_ValueError, "arrays on different GPUs: copy them to one device first");
+        PyErr_SetString(PyExc_ValueError, "arrays on different GPUs: copy them to one GPU first "
+                                          "(asarray(x, device=N) or to_device(x, N))");
+        return NULL;
+    }
+    if (where_check_data(where, device) < 0) {
         return NULL;
     }
     for (k = 0; k < c->nin; ++k) {
@@ -560,7 +565,7 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
                             "device='cpu' was asked for, but an array is on the GPU");
             goto done;
         }
-        result = run_gpu_device(&c, out_obj, device_out);
+        result = run_gpu_device(&c, out_obj, device_out, where);
         if (result != NULL && host_out != NULL) {
             result = device_result_to_host_out(result, host_out);
         }
@@ -572,7 +577,7 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
         if (largest_input(&c) >= auto_threshold("binary") && fits_gpu(&c) &&
             va_cuda_available() == VA_SUCCESS) {
             va_status st;
-            result = run_gpu_host(&c, host_out, &st);
+            result = run_gpu_host(&c, host_out, where, &st);
             if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
                 PyErr_Clear();
                 result = run_cpu(&c, args, out_obj);
@@ -586,7 +591,7 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
     }
     else {
         va_status st;
-        result = run_gpu_host(&c, host_out, &st);
+        result = run_gpu_host(&c, host_out, where, &st);
     }
 done:
     call_clear(&c);

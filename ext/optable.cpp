@@ -127,7 +127,8 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
     else {
         snprintf(doc, size,
                  "%s(%s, %s)\n--\n\n%s\n\nAs %s, computed on the CPU or a GPU: device='auto' | 'cpu' | "
-                 "'cuda' for host data; data already on a GPU is computed there.",
+                 "'cuda' | N | 'cuda:N' for host data (N: one GPU; 'cuda': the GPUs of devices()); "
+                 "data already on a GPU is computed there.",
                  info->name, args, tail, info->doc, info->reference);
     }
     return doc;

@@ -74,19 +74,20 @@ static PyObject *reduce_device(va_op op, DeviceArrayObject *array, const va_arra
 
 /* A host array reduced by the GPU; *status for the caller's fallback. */
 static PyObject *reduce_gpu_host(va_op op, PyArrayObject *array, va_dtype dtype, va_dtype result,
-                                 va_status *status)
+                                 Where where, va_status *status)
 {
+    int gpus[WHERE_MAX_GPUS], ngpus = 0;
     Shape shape;
     va_array view;
     Value value;
     memset(&value, 0, sizeof(value));
     *status = VA_SUCCESS;
-    if (shape_of_host(array, &shape) < 0) {
+    if (shape_of_host(array, &shape) < 0 || where_devices(where, gpus, &ngpus) < 0) {
         return NULL;
     }
     view_of_host(&view, array, dtype, &shape);
     Py_BEGIN_ALLOW_THREADS
-    *status = va_reduce_host(0, op, &view, &value);
+    *status = va_reduce_host_multi(gpus, ngpus, op, &view, &value);
     Py_END_ALLOW_THREADS
     if (*status != VA_SUCCESS) {
         return raise_status(*status);
@@ -125,7 +126,8 @@ PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
             PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
             goto done;
         }
-        if (check_not_empty(op, device_count_of(a.device)) < 0) {
+        if (where_check_data(where, a.device->device) < 0 ||
+            check_not_empty(op, device_count_of(a.device)) < 0) {
             goto done;
         }
         devicearray_describe(a.device, &view);
@@ -143,7 +145,7 @@ PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
             if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) < 0) {
                 goto done;
             }
-            result = reduce_gpu_host(op, host, dtype, out_dtype, &st);
+            result = reduce_gpu_host(op, host, dtype, out_dtype, where, &st);
             if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
                 PyErr_Clear();
                 result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : a_obj);
@@ -158,7 +160,7 @@ PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
     else if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) == 0 &&
              require_cuda(va_op_get(op)->name) == 0) {
         va_status st;
-        result = reduce_gpu_host(op, host, dtype, out_dtype, &st);
+        result = reduce_gpu_host(op, host, dtype, out_dtype, where, &st);
     }
 done:
     Py_XDECREF(host);
@@ -201,6 +203,9 @@ PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
             PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
             goto done;
         }
+        if (where_check_data(where, a.device->device) < 0) {
+            goto done;
+        }
         devicearray_describe(a.device, &view);
         /* The main diagonal as a 1-d strided view, summed. */
         memset(&diag, 0, sizeof(diag));
@@ -231,7 +236,7 @@ PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
     }
     {
         va_status st;
-        result = reduce_gpu_host(sum, diagonal, a.dtype, out_dtype, &st);
+        result = reduce_gpu_host(sum, diagonal, a.dtype, out_dtype, where, &st);
     }
 done:
     Py_XDECREF(diagonal);

@@ -1,6 +1,7 @@
 """myModule: CUDA kernels on NumPy arrays and on GPU arrays.
 
-Host (NumPy) inputs run on the CPU or a GPU (``device="auto" | "cpu" | "cuda"``);
+Host (NumPy) inputs run on the CPU or the GPUs (``device="auto" | "cpu" | "cuda" | N``;
+``devices()`` and ``set_devices()`` say which GPUs ``"cuda"`` uses);
 inputs already on a GPU (`DeviceArray`, CuPy, PyTorch, Numba, PyCUDA, anything with
 ``__cuda_array_interface__`` or ``__dlpack__``) run on the GPU that holds them.
 Values, dtypes, broadcasting and errors are NumPy's. Every operation of the op table
@@ -41,6 +42,7 @@ from ._core import (
 )
 from ._core import _memory_stats, _release_cached, _runtime_info, _testing_fault
 from ._config import show_config
+from ._devices import devices, set_devices
 
 __version__ = "0.1.0"
 
@@ -52,8 +54,8 @@ globals().update({_op["name"]: getattr(_core, _op["name"]) for _op in ops})
 
 __all__ = sorted([
     "CudaError", "CudaFatalError", "CudaUnavailableError", "DeviceArray", "OutOfMemoryError",
-    "__version__", "asarray", "cuda_available", "device_count", "device_info",
-    "fib", "from_dlpack", "helloworld", "ops", "show_config",
+    "__version__", "asarray", "cuda_available", "device_count", "device_info", "devices",
+    "fib", "from_dlpack", "helloworld", "ops", "set_devices", "show_config",
     "synchronize", "to_device", "trace", "vector_add", "vector_add_cpu", "vector_add_cuda",
 ] + [_op["name"] for _op in ops])
 

@@ -63,5 +63,9 @@ def show_config(file=None):
               % (d, di["name"], di["compute_capability"][0], di["compute_capability"][1],
                  di["multiprocessors"], di["total_memory"] / 2**30, di["free_memory"] / 2**30),
               file=out)
-    print("  device='auto' sends host arrays to GPU 0 from the sizes where that beats NumPy",
-          file=out)
+    try:
+        chosen = "GPUs %s" % ", ".join(str(d) for d in _core.devices())
+    except ValueError as e:  # a malformed MYMODULE_DEVICES: say so, as operations will
+        chosen = "none (%s)" % e
+    print("  host arrays go to %s (MYMODULE_DEVICES, set_devices()); device='auto' sends them"
+          " from the sizes where that beats NumPy" % chosen, file=out)

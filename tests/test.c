@@ -1239,6 +1239,70 @@ static void test_trace(void) {
 /* GPU-only device queries                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* host work over several GPUs (va_elementwise_host_multi, va_reduce_host_multi) */
+/* ------------------------------------------------------------------------ */
+
+static void test_multi_gpu(void) {
+    static double fa[4];
+    va_array a;
+    vec4(&a, fa, VA_FLOAT64);
+    const va_array pair[2] = {a, a};
+    double r = 0.0;
+    int one[1] = {0}, twice[2] = {0, 0};
+    va_op sum = 0;
+    va_op_find("sum", &sum);
+    if (case_begin_if(1, "device lists refused")) {
+        CHECK_STATUS(va_elementwise_host_multi(NULL, 1, lib_op(VA_ADD), 2, pair, NULL, &a),
+                     VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(va_elementwise_host_multi(one, 0, lib_op(VA_ADD), 2, pair, NULL, &a),
+                     VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(va_reduce_host_multi(one, -1, sum, &a, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(va_reduce_host_multi(twice, 2, sum, &a, &r),
+                     g_gpu ? VA_ERROR_INVALID_VALUE : VA_ERROR_NO_DEVICE);
+        CHECK_STATUS(va_reduce_host_multi(one, 1, sum, &a, &r), g_gpu ? VA_SUCCESS : VA_ERROR_NO_DEVICE);
+        case_end();
+    }
+    if (!gpu_case("every GPU gives one GPU's bits (add of 3M doubles, sums of 3M and 5M)")) return;
+    int count = 0, devices[64];
+    va_device_count(&count);
+    count = count > 64 ? 64 : count;
+    for (int d = 0; d < count; d++) devices[d] = d;
+    const int64_t n = 5000001; /* 40 MB as one input: shared out by 2 GPUs from 32 MiB */
+    double *x = (double *)xmalloc((size_t)n * 8), *y = (double *)xmalloc((size_t)n * 8);
+    double *o1 = (double *)xmalloc((size_t)n * 8), *o2 = (double *)xmalloc((size_t)n * 8);
+    for (int64_t i = 0; i < n; i++) {
+        x[i] = (double)((i * 7919) % 10007) / 3.0 - 1000.0;
+        y[i] = (double)((i * 104729) % 1009) * 1e-3;
+    }
+    const int64_t sizes[2] = {3000000, n};
+    for (int k = 0; k < 2; k++) {
+        va_array vx, vy, vo1, vo2;
+        int64_t shape[1] = {sizes[k]};
+        layout c = layout_1d(sizes[k], 1, 0);
+        make_view(&vx, x, VA_FLOAT64, 1, shape, &c);
+        make_view(&vy, y, VA_FLOAT64, 1, shape, &c);
+        make_view(&vo1, o1, VA_FLOAT64, 1, shape, &c);
+        make_view(&vo2, o2, VA_FLOAT64, 1, shape, &c);
+        const va_array in[2] = {vx, vy};
+        CHECK_STATUS(va_elementwise_host(0, lib_op(VA_ADD), 2, in, NULL, &vo1), VA_SUCCESS);
+        CHECK_STATUS(va_elementwise_host_multi(devices, count, lib_op(VA_ADD), 2, in, NULL, &vo2),
+                     VA_SUCCESS);
+        CHECK(memcmp(o1, o2, (size_t)sizes[k] * 8) == 0, "add over %d GPUs differs from GPU 0's (n = %lld)",
+              count, (long long)sizes[k]);
+        double s1 = 0.0, s2 = 1.0;
+        CHECK_STATUS(va_reduce_host(0, sum, &vx, &s1), VA_SUCCESS);
+        CHECK_STATUS(va_reduce_host_multi(devices, count, sum, &vx, &s2), VA_SUCCESS);
+        CHECK(memcmp(&s1, &s2, 8) == 0, "sum over %d GPUs %.17g, GPU 0's %.17g (n = %lld)", count, s2,
+              s1, (long long)sizes[k]);
+    }
+    free(x);
+    free(y);
+    free(o1);
+    free(o2);
+    case_end();
+}
+
 static void test_device_queries(void) {
     if (gpu_case("va_device_count and va_device_info_get")) {
         int count = 0;
@@ -1544,6 +1608,7 @@ int main(void) {
     test_bad_creation_arguments();
     test_no_device();
     test_device_queries();
+    test_multi_gpu();
     test_binary();
     test_binary_nd();
     test_copy_convert();

@@ -696,7 +696,10 @@ DEVICE_STRINGS_BAD = [
     ("cpu-surrogate", "cpu\udc80", ValueError),
     ("non-ascii", "c\u00e9u", ValueError),
     ("bytes", b"cpu", TypeError),
-    ("int", 1, TypeError),
+    ("bool", True, TypeError),  # an int is a GPU index (issue 13), a bool is not
+    ("cuda-nul", "cuda:0\x00", ValueError),
+    ("cuda-surrogate", "cuda:\udc80", ValueError),
+    ("cuda-space", "cuda: 0", ValueError),
     ("list", ["cpu"], TypeError),
 ]
 

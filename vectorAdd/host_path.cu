@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "layout.cuh"
 #include "memory.cuh"
+#include "host_path.cuh"
 #include "pipeline.cuh"
 
 namespace va {
-namespace {
 
 bool c_contiguous(const va_array *a) {
     for (int d = 0; d < a->ndim; ++d)
@@ -35,6 +36,8 @@ int64_t extent_bytes(const va_array *a) {
     byte_extent(a, &lo, &hi);
     return hi - lo;
 }
+
+namespace {
 
 size_t align_up(size_t x) { return (x + 255) / 256 * 256; }
 
@@ -188,55 +191,118 @@ va_status cast_scalar(void *value, va_dtype from, va_dtype to) {
     });
 }
 
-va_status reduce_pipelined(int device, cudaStream_t stream, va_op op, const va_array *a, int64_t n,
-                           va_dtype result_dtype, void *result) {
+// Partial results of chunks [c0, c1) of `in` (chunks of `chunk` elements of n)
+// computed on `device` by its pipeline, partial c written at
+// partials + (c - c0) * acc_size (device memory of `device`).
+va_status reduce_chunks(int device, va_op op, const HostInput &in, int64_t n, int64_t chunk,
+                        int64_t c0, int64_t c1, char *partials, size_t acc_size) {
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
-    const HostInput in = host_input(a);
-    const int64_t chunk = chunk_elements(n, in.size, p->workers);
-    const int64_t nchunks = (n + chunk - 1) / chunk;
-    const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
-    const va_dtype acc = op_entry(op)->accumulator[a->dtype];
-    const size_t acc_size = va_dtype_size(acc);
-    DeviceBuffer partials(device, stream);
-    VA_CHECK(partials.allocate(static_cast<size_t>(nchunks) * acc_size));
-    VA_CUDA_CHECK(cudaStreamSynchronize(stream));  // the buffer exists before other streams use it
-    char *chunk_results = partials.get();
-    VA_CHECK(run_workers(device, workers, [&](int w) -> va_status {
+    const int workers = static_cast<int>(std::min<int64_t>(p->workers, c1 - c0));
+    return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
         int iteration = 0;
-        for (int64_t c = w; c < nchunks; c += workers, ++iteration) {
+        for (int64_t c = c0 + w; c < c1; c += workers, ++iteration) {
             StageSlot &slot = worker.slots[iteration & 1];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
             va_array view;
             VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view));
             VA_CHECK(reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
-                                      chunk_results + c * acc_size, true));
+                                      partials + (c - c0) * acc_size, true));
             VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
         }
         VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
         return VA_SUCCESS;
+    });
+}
+
+// A C-contiguous host array reduced in chunks whose size depends on n alone,
+// the chunks shared out in order among devices[0..ndevices), and their partial
+// results combined on devices[0] in chunk order: the same bits whatever the
+// number of devices.
+va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_array *a, int64_t n,
+                           va_dtype result_dtype, void *result) {
+    const int home = devices[0];
+    cudaStream_t stream = nullptr;
+    VA_CHECK(library_stream(home, &stream));
+    const HostInput in = host_input(a);
+    const int64_t chunk = reduce_chunk_elements(n, in.size);
+    const int64_t nchunks = (n + chunk - 1) / chunk;
+    ndevices = static_cast<int>(std::min<int64_t>(ndevices, nchunks));
+    const va_dtype acc = op_entry(op)->accumulator[a->dtype];
+    const size_t acc_size = va_dtype_size(acc);
+    DeviceBuffer partials(home, stream);
+    VA_CHECK(partials.allocate(static_cast<size_t>(nchunks) * acc_size));
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));  // the buffer exists before other streams use it
+    // The other devices' partials come back through the host, a few bytes a chunk.
+    std::vector<char> remote(static_cast<size_t>(nchunks) * acc_size);
+    auto first_chunk = [&](int i) { return nchunks * i / ndevices; };
+    VA_CHECK(run_on_devices(devices, ndevices, [&](int i) -> va_status {
+        const int64_t c0 = first_chunk(i), c1 = first_chunk(i + 1);
+        if (i == 0) return reduce_chunks(home, op, in, n, chunk, c0, c1, partials.get(), acc_size);
+        cudaStream_t own = nullptr;
+        VA_CHECK(library_stream(devices[i], &own));
+        DeviceBuffer mine(devices[i], own);
+        VA_CHECK(mine.allocate(static_cast<size_t>(c1 - c0) * acc_size));
+        VA_CUDA_CHECK(cudaStreamSynchronize(own));
+        VA_CHECK(reduce_chunks(devices[i], op, in, n, chunk, c0, c1, mine.get(), acc_size));
+        VA_CUDA_CHECK(cudaMemcpyAsync(remote.data() + c0 * acc_size, mine.get(),
+                                      static_cast<size_t>(c1 - c0) * acc_size, cudaMemcpyDeviceToHost, own));
+        VA_CUDA_CHECK(cudaStreamSynchronize(own));
+        return VA_SUCCESS;
     }));
+    for (int i = 1; i < ndevices; ++i) {
+        const int64_t c0 = first_chunk(i), c1 = first_chunk(i + 1);
+        VA_CUDA_CHECK(cudaMemcpyAsync(partials.get() + c0 * acc_size, remote.data() + c0 * acc_size,
+                                      static_cast<size_t>(c1 - c0) * acc_size, cudaMemcpyHostToDevice,
+                                      stream));
+    }
     // The chunks' results, in the accumulator dtype, reduced once more (a float32
     // sum accumulates in double and is rounded once, at the end).
     va_array partial_view;
     std::memset(&partial_view, 0, sizeof(partial_view));
-    partial_view.data = chunk_results;
+    partial_view.data = partials.get();
     partial_view.dtype = acc;
     partial_view.ndim = 1;
     partial_view.shape[0] = nchunks;
     partial_view.strides[0] = static_cast<int64_t>(acc_size);
     va_dtype compute, partial_result;
     VA_CHECK(va_op_dtypes(op, 1, &acc, nullptr, &compute, &partial_result));
-    VA_CHECK(reduce_and_wait(device, stream, op, &partial_view, nchunks, result));
+    VA_CHECK(reduce_and_wait(home, stream, op, &partial_view, nchunks, result));
     return cast_scalar(result, partial_result, result_dtype);
 }
 
 bool pipelinable(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
 
 }  // namespace
+
+va_status reduce_host_on(const int *devices, int ndevices, va_op op, const va_array *a, void *result) {
+    int64_t n = 0;
+    va_dtype result_dtype;
+    VA_CHECK(check_reduce(op, a, &n, &result_dtype));
+    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const int device = devices[0];
+    VA_ENTER_STREAM(device, scope, stream);
+    const int64_t span = extent_bytes(a);
+    if (c_contiguous(a) && span > static_cast<int64_t>(kSmallBytes)) {
+        const int sharing = split_count(static_cast<size_t>(span), ndevices);
+        return reduce_pipelined(devices, sharing, op, a, n, result_dtype, result);
+    }
+    if (fits_small(static_cast<size_t>(span))) {
+        SmallStaging *staging = nullptr;
+        VA_CHECK(small_staging_for(device, &staging));
+        std::lock_guard<std::mutex> lock(staging->busy);
+        va_array staged;
+        stage_view(a, staging->host, staging->mapped, &staged);
+        return reduce_and_wait(device, stream, op, &staged, n, result);
+    }
+    DeviceBuffer da(device, stream);
+    va_array view;
+    VA_CHECK(upload_view(stream, a, &da, &view));
+    return reduce_and_wait(device, stream, op, &view, n, result);
+}
 }  // namespace va
 
 extern "C" {
@@ -280,26 +346,7 @@ va_status va_binary_host(int device, va_op op, const va_array *a, const va_array
 }
 
 va_status va_reduce_host(int device, va_op op, const va_array *a, void *result) {
-    int64_t n = 0;
-    va_dtype result_dtype;
-    VA_CHECK(va::check_reduce(op, a, &n, &result_dtype));
-    if (result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_STREAM(device, scope, stream);
-    const int64_t span = va::extent_bytes(a);
-    if (va::c_contiguous(a) && span > static_cast<int64_t>(va::kSmallBytes))
-        return va::reduce_pipelined(device, stream, op, a, n, result_dtype, result);
-    if (va::fits_small(static_cast<size_t>(span))) {
-        va::SmallStaging *staging = nullptr;
-        VA_CHECK(va::small_staging_for(device, &staging));
-        std::lock_guard<std::mutex> lock(staging->busy);
-        va_array staged;
-        va::stage_view(a, staging->host, staging->mapped, &staged);
-        return va::reduce_and_wait(device, stream, op, &staged, n, result);
-    }
-    va::DeviceBuffer da(device, stream);
-    va_array view;
-    VA_CHECK(va::upload_view(stream, a, &da, &view));
-    return va::reduce_and_wait(device, stream, op, &view, n, result);
+    return va::reduce_host_on(&device, 1, op, a, result);
 }
 
 va_status va_sum_host(int device, const va_array *a, void *result) {

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -109,35 +111,85 @@ va_status small_staging_for(int device, SmallStaging **staging) {
     return VA_SUCCESS;
 }
 
-va_status run_workers(int device, int workers, const std::function<va_status(int)> &body) {
-    std::vector<va_status> status(workers, VA_SUCCESS);
-    std::vector<va_error_info> info(workers);
+namespace {
+
+// Runs body(i) for i in [0, count) on as many threads, thread i with
+// device_of(i) current; the caller's thread is 0.
+va_status run_threads(int count, const std::function<int(int)> &device_of,
+                      const std::function<va_status(int)> &body) {
+    std::vector<va_status> status(count, VA_SUCCESS);
+    std::vector<va_error_info> info(count);
+    std::vector<int> order(count, 0);  // when each failed, 1 first
+    std::atomic<int> failures{0};
     auto run = [&](int w) {
-        DeviceScope scope(device);
+        DeviceScope scope(device_of(w));
         status[w] = scope.status() == cudaSuccess
                         ? body(w)
                         : record_cuda(scope.status(), __FILE__, __LINE__);
-        if (status[w] != VA_SUCCESS) va_last_error(&info[w]);
+        if (status[w] != VA_SUCCESS) {
+            va_last_error(&info[w]);
+            order[w] = ++failures;
+        }
     };
     std::vector<std::thread> threads;
     std::vector<int> inline_workers;
-    for (int w = 1; w < workers; ++w) {
+    for (int w = 1; w < count; ++w) {
         try {
             threads.emplace_back(run, w);
-        } catch (...) {  // no thread to be had: that worker's share runs here
+        } catch (...) {  // no thread to be had: that share runs here
             inline_workers.push_back(w);
         }
     }
     run(0);
     for (int w : inline_workers) run(w);
     for (std::thread &t : threads) t.join();
-    for (int w = 0; w < workers; ++w) {
-        if (status[w] != VA_SUCCESS) {
-            restore_error(info[w]);
-            return status[w];
+    int chosen = -1;
+    for (int w = 0; w < count; ++w) {
+        if (status[w] == VA_SUCCESS) continue;
+        const bool oom = status[w] == VA_ERROR_OUT_OF_MEMORY;
+        if (chosen < 0) {
+            chosen = w;
+            continue;
         }
+        const bool chosen_oom = status[chosen] == VA_ERROR_OUT_OF_MEMORY;
+        if ((chosen_oom && !oom) || (chosen_oom == oom && order[w] < order[chosen])) chosen = w;
     }
-    return VA_SUCCESS;
+    if (chosen < 0) return VA_SUCCESS;
+    restore_error(info[chosen]);
+    return status[chosen];
+}
+
+}  // namespace
+
+va_status run_workers(int device, int workers, const std::function<va_status(int)> &body) {
+    return run_threads(workers, [device](int) { return device; }, body);
+}
+
+va_status run_on_devices(const int *devices, int count, const std::function<va_status(int)> &body) {
+    return run_threads(count, [devices](int i) { return devices[i]; }, body);
+}
+
+size_t split_piece_bytes() {
+    static const size_t bytes = [] {
+        const char *v = std::getenv("MYMODULE_SPLIT_BYTES");
+        const long long parsed = (v != nullptr && v[0] != '\0') ? std::strtoll(v, nullptr, 10) : 0;
+        // 16 MiB: about 300 us of PCIe at 55 GB/s, against the 50 to 100 us a
+        // GPU's share costs to start (its threads, its first chunk's latency).
+        return parsed > 0 ? static_cast<size_t>(parsed) : size_t(16) << 20;
+    }();
+    return bytes;
+}
+
+int split_count(size_t bytes, int ndevices) {
+    const size_t pieces = bytes / split_piece_bytes();
+    return static_cast<int>(std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(ndevices), pieces)));
+}
+
+int64_t reduce_chunk_elements(int64_t n, size_t size) {
+    // 64 chunks a call below the size cap (4 MiB chunks from 32 Mi elements of
+    // 8 bytes): enough for the workers of several GPUs to overlap copies and
+    // kernels, few enough that a chunk's fixed costs stay small.
+    return chunk_elements(n, size, 16);
 }
 
 int64_t chunk_elements(int64_t n, size_t widest, int workers) {

@@ -52,6 +52,24 @@ va_status small_staging_for(int device, SmallStaging **staging);
 // caller's last error.
 va_status run_workers(int device, int workers, const std::function<va_status(int)> &body);
 
+// Runs body(i) for i in [0, count) on as many threads (the caller's is 0), each
+// with devices[i] current, and joins them all. The failure returned is the first
+// in time, except that running out of memory never hides another failure: an
+// out-of-memory status (which device="auto" answers by computing on the CPU)
+// comes back only when every failure was one.
+va_status run_on_devices(const int *devices, int count, const std::function<va_status(int)> &body);
+
+// The smallest piece of host work (bytes moved) worth a GPU of its own: below
+// twice this, one GPU does all of it. MYMODULE_SPLIT_BYTES overrides it.
+size_t split_piece_bytes();
+// How many of `ndevices` GPUs share host work that moves `bytes`.
+int split_count(size_t bytes, int ndevices);
+
+// Elements per chunk of a pipelined host reduction: a function of n and the
+// element size alone, so that the chunks' partial results, and the order they
+// are combined in, are the same whatever the number of GPUs and workers.
+int64_t reduce_chunk_elements(int64_t n, size_t size);
+
 // Elements per chunk: at most kChunkBytes of the widest element, and small
 // enough that every worker gets four chunks, so that filling and draining the
 // pipeline is a small part of the call.

@@ -259,6 +259,18 @@ va_status va_binary_host(int device, va_op op, const va_array *a, const va_array
                          const va_array *out);
 va_status va_reduce_host(int device, va_op op, const va_array *a, void *result);
 va_status va_sum_host(int device, const va_array *a, void *result);
+/* The same over the GPUs devices[0..ndevices) (distinct indices): work that
+ * moves at least twice MYMODULE_SPLIT_BYTES (16 MiB by default) is shared out,
+ * each GPU taking a piece with its own pinned staging, streams and threads;
+ * smaller work, and reductions of inputs that are not C-contiguous, run on
+ * devices[0]. Results are the same bits as on devices[0] alone (a host
+ * reduction combines fixed chunks in order, however many GPUs take part).
+ * All GPUs have finished when it returns; the status is the first failure,
+ * but VA_ERROR_OUT_OF_MEMORY only when no GPU failed otherwise. */
+va_status va_elementwise_host_multi(const int *devices, int32_t ndevices, va_op op, int32_t nin,
+                                    const va_array *in, const double *params, const va_array *out);
+va_status va_reduce_host_multi(const int *devices, int32_t ndevices, va_op op, const va_array *a,
+                               void *result);
 
 /* ---- a user's own kernel (user_ops/, VA_RAW_KERNEL) ---- */
 /* Launches raw kernel `op` on the library's stream of `device` over device views

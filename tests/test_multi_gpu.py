@@ -1,0 +1,360 @@
+"""Host data on any GPU and on every GPU of a host (issue 13).
+
+CPU-runnable: device= parsing (GPU indices, "cuda:N", the errors), the reading
+of MYMODULE_DEVICES, set_devices() validation. On a GPU: device=0 and "cuda:0"
+against NumPy; with two GPUs or more: results bit-identical between
+set_devices([0]) and all GPUs around the sizes where work starts to be shared
+out (MYMODULE_SPLIT_BYTES, 16 MiB a GPU by default), for contiguous, strided
+and broadcast host inputs and out=; device arrays on another GPU refused."""
+import os
+
+import numpy as np
+import pytest
+
+import myModule
+from conftest import HAS_GPU, assert_same_result, requires_gpu
+
+COUNT = myModule.device_count()
+NEEDS_2 = pytest.mark.skipif(COUNT < 2, reason="needs 2 GPUs, found %d" % COUNT)
+# Bytes a GPU's share must move at least (pipeline.cu's split_piece_bytes).
+PIECE = int(os.environ.get("MYMODULE_SPLIT_BYTES") or 16 << 20)
+
+
+@pytest.fixture
+def default_devices(monkeypatch):
+    """The device set and MYMODULE_DEVICES as the test found them, after it."""
+    monkeypatch.delenv("MYMODULE_DEVICES", raising=False)
+    myModule.set_devices(None)
+    yield
+    myModule.set_devices(None)
+
+
+# ---- device= on the operations ----
+
+OPERATIONS = [
+    ("add", lambda device: myModule.add(np.ones(3), 2.0, device=device)),
+    ("sum", lambda device: myModule.sum(np.ones(3), device=device)),
+    ("trace", lambda device: myModule.trace(np.eye(3), device=device)),
+]
+OP_IDS = [name for name, _ in OPERATIONS]
+
+
+@pytest.mark.parametrize("call", [c for _, c in OPERATIONS], ids=OP_IDS)
+@pytest.mark.parametrize("device", [1.0, True, [0], b"cuda", object()],
+                         ids=["float", "bool", "list", "bytes", "object"])
+def test_device_of_another_kind_is_a_type_error(call, device):
+    with pytest.raises(TypeError, match="device must be"):
+        call(device)
+
+
+@pytest.mark.parametrize("call", [c for _, c in OPERATIONS], ids=OP_IDS)
+@pytest.mark.parametrize("device", ["cuda:", "cuda:x", "cuda:-1", "cuda:0 ", "CUDA:0", "cuda0", -1])
+def test_malformed_device_is_a_value_error(call, device):
+    with pytest.raises(ValueError, match="device must be"):
+        call(device)
+
+
+@pytest.mark.parametrize("call", [c for _, c in OPERATIONS], ids=OP_IDS)
+@pytest.mark.parametrize("past", [0, 1, 10**30])
+def test_index_past_the_gpus_says_how_many_there_are(call, past):
+    index = COUNT + past
+    for device in (index, "cuda:%d" % index if index < 10**9 else index, np.int64(min(index, 2**62))):
+        with pytest.raises(ValueError, match="this machine has %d GPU" % COUNT):
+            call(device)
+
+
+@pytest.mark.parametrize("call", [c for _, c in OPERATIONS], ids=OP_IDS)
+def test_host_work_on_the_cpu_takes_no_gpu(call):
+    for device in ("cpu", "auto", None):
+        result = call(device)
+        assert float(result.ravel()[0] if isinstance(result, np.ndarray) else result) == 3.0
+
+
+# ---- the set of GPUs ----
+
+@pytest.mark.parametrize("text, count, expected", [
+    ("0,1", 2, [0, 1]), (" 1 , 0 ", 2, [1, 0]), ("2", 3, [2]), ("", 3, [0, 1, 2]),
+    ("  ", 2, [0, 1]), ("", 0, []), ("0,1,2,3", 4, [0, 1, 2, 3]),
+])
+def test_devices_variable_is_read_as_a_list_of_indices(text, count, expected):
+    assert myModule._core._parse_devices(text, count) == expected
+
+
+@pytest.mark.parametrize("text, count, message", [
+    ("a", 2, "separated by commas"), ("0,,1", 2, "separated by commas"), ("1,", 2, "separated by commas"),
+    ("-1", 2, "separated by commas"), ("0;1", 2, "separated by commas"), ("0 1", 2, "separated by commas"),
+    ("0,0", 2, "listed twice"), ("2", 2, "past the 2 GPUs"), ("1", 1, "past the 1 GPU of"),
+    ("0", 0, "past the 0 GPUs"), ("99999999999", 2, "separated by commas"),
+])
+def test_malformed_devices_variable_says_what_is_wrong(text, count, message):
+    with pytest.raises(ValueError, match="MYMODULE_DEVICES='.*': .*" + message):
+        myModule._core._parse_devices(text, count)
+
+
+def test_devices_default_to_every_gpu(default_devices):
+    assert myModule.devices() == list(range(COUNT))
+
+
+def test_devices_variable_is_read_at_first_use(default_devices, monkeypatch):
+    monkeypatch.setenv("MYMODULE_DEVICES", "0")
+    myModule.set_devices(None)  # forget the set: the variable is read again
+    if COUNT == 0:
+        with pytest.raises(ValueError, match="past the 0 GPUs"):
+            myModule.devices()
+    else:
+        assert myModule.devices() == [0]
+    monkeypatch.setenv("MYMODULE_DEVICES", "zero")
+    myModule.set_devices(None)
+    with pytest.raises(ValueError, match="MYMODULE_DEVICES='zero'"):
+        myModule.devices()
+
+
+def test_malformed_devices_variable_fails_host_gpu_work_only(default_devices, monkeypatch):
+    monkeypatch.setenv("MYMODULE_DEVICES", "0,x")
+    myModule.set_devices(None)
+    assert myModule.add(np.ones(2), 1.0, device="cpu").tolist() == [2.0, 2.0]
+    if HAS_GPU:
+        with pytest.raises(ValueError, match="MYMODULE_DEVICES"):
+            myModule.add(np.ones(2), 1.0, device="cuda")
+        # Naming a GPU needs no set.
+        assert myModule.add(np.ones(2), 1.0, device=0).tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("value", [0, "0", b"0", 1.0, [True], [0.0], ["0"]])
+def test_set_devices_takes_a_list_of_ints(default_devices, value):
+    with pytest.raises(TypeError):
+        myModule.set_devices(value)
+
+
+@pytest.mark.parametrize("value, message", [
+    ([], "at least one GPU"), ([-1], "GPU indices are >= 0"), ([COUNT], "past the %d GPU" % COUNT),
+    ([0, COUNT + 5], "past the %d GPU" % COUNT),
+])
+def test_set_devices_refuses_what_is_not_a_set_of_gpus(default_devices, value, message):
+    with pytest.raises(ValueError, match=message):
+        myModule.set_devices(value)
+    assert myModule.devices() == list(range(COUNT)), "a refused set leaves the set as it was"
+
+
+@requires_gpu
+def test_set_devices_refuses_a_repeated_gpu(default_devices):
+    with pytest.raises(ValueError, match="listed twice"):
+        myModule.set_devices([0, 0])
+
+
+@pytest.mark.parametrize("kind", [list, tuple, np.array], ids=["list", "tuple", "ndarray"])
+@requires_gpu
+def test_set_devices_keeps_the_order_given(default_devices, kind):
+    chosen = list(range(COUNT))[::-1]
+    myModule.set_devices(kind(chosen))
+    assert myModule.devices() == chosen
+
+
+# ---- one GPU named ----
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("device", [0, "cuda:0", np.int32(0)], ids=["int", "cuda:0", "np.int32"])
+@pytest.mark.parametrize("n", [1000, 3 << 20])
+def test_named_gpu_computes_numpys_values(device, n):
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    assert_same_result(myModule.add(a, b, device=device), np.add(a, b))
+    assert_same_result(myModule.divide(a, b, device=device), np.divide(a, b))
+    x = rng.integers(-1000, 1000, n, dtype=np.int64)
+    assert_same_result(myModule.sum(x, device=device), np.sum(x))
+    m = rng.standard_normal((300, 300))
+    assert myModule.trace(m, device=device) == pytest.approx(np.trace(m), rel=1e-12)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_device_data_with_its_own_gpu_named_runs():
+    d = myModule.to_device(np.arange(6.0), 0)
+    assert myModule.add(d, d, device=0).get().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+    assert float(myModule.sum(d, device="cuda:0")) == 15.0
+    assert float(myModule.trace(myModule.to_device(np.eye(4), 0), device=0)) == 4.0
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_show_config_lists_the_gpus_host_data_goes_to(default_devices):
+    import io
+    buf = io.StringIO()
+    myModule.show_config(file=buf)
+    assert "host arrays go to GPUs %s" % ", ".join(map(str, range(COUNT))) in buf.getvalue()
+
+
+# ---- two GPUs and more ----
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+def test_device_data_on_another_gpu_than_named_is_a_value_error():
+    d = myModule.to_device(np.arange(4.0), 0)
+    with pytest.raises(ValueError, match="the data is on GPU 0.*asarray"):
+        myModule.add(d, 1.0, device=1)
+    with pytest.raises(ValueError, match="the data is on GPU 0"):
+        myModule.sum(d, device="cuda:1")
+    with pytest.raises(ValueError, match="the data is on GPU 0"):
+        myModule.trace(myModule.to_device(np.eye(3), 0), device=1)
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+def test_device_arrays_on_different_gpus_are_a_value_error_with_the_way_out():
+    a = myModule.to_device(np.arange(4.0), 0)
+    b = myModule.to_device(np.arange(4.0), 1)
+    with pytest.raises(ValueError, match="different GPUs.*asarray"):
+        myModule.add(a, b)
+    moved = myModule.asarray(b, device=0)
+    assert myModule.add(a, moved).get().tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+def test_host_data_goes_to_the_gpu_named():
+    x = np.arange(1 << 22, dtype=np.float64)
+    for d in range(COUNT):
+        assert_same_result(myModule.multiply(x, 3.0, device=d), x * 3.0)
+        assert_same_result(myModule.sum(x, device="cuda:%d" % d), np.float64(x.sum()))
+
+
+def _one_and_all(fn):
+    """fn() on GPU 0 alone and on every GPU (the set as found restored)."""
+    myModule.set_devices([0])
+    try:
+        one = fn()
+    finally:
+        myModule.set_devices(None)
+    return one, fn()
+
+
+def _sizes(bytes_per_element):
+    """Element counts around the sizes where 2 GPUs, then every GPU, share the work."""
+    two = -(-2 * PIECE // bytes_per_element)
+    every = -(-COUNT * PIECE // bytes_per_element)
+    return sorted({two - 1, two, two + 1, two + 255, every + 1, 3 * every + 7})
+
+
+BINARY = ["add", "subtract", "multiply", "divide"]
+DTYPES = [np.float64, np.float32, np.int64, np.int32]
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_on_every_gpu_equals_one_gpu_and_numpy(default_devices, name, dtype):
+    rng = np.random.default_rng(7)
+    itemsize = np.dtype(dtype).itemsize
+    fn = getattr(myModule, name)
+    for n in _sizes(3 * itemsize):
+        a = (rng.standard_normal(n) * 100).astype(dtype)
+        b = (rng.standard_normal(n) * 100).astype(dtype)
+        if np.dtype(dtype).kind == "i":
+            b[b == 0] = 1
+        one, every = _one_and_all(lambda: fn(a, b, device="cuda"))
+        assert_same_result(every, one)
+        assert_same_result(every, getattr(np, "true_divide" if name == "divide" else name)(a, b))
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+@pytest.mark.parametrize("dtype", DTYPES + [np.bool_], ids=lambda d: np.dtype(d).name)
+def test_sum_on_every_gpu_is_bit_identical_to_one_gpu(default_devices, dtype):
+    rng = np.random.default_rng(11)
+    itemsize = np.dtype(dtype).itemsize
+    for n in _sizes(itemsize):
+        x = (rng.standard_normal(n) * 1000).astype(dtype)
+        one, every = _one_and_all(lambda: myModule.sum(x, device="cuda"))
+        assert_same_result(every, one)
+        expected = np.sum(x)
+        if np.dtype(dtype).kind == "f":
+            scale = np.sum(np.abs(x.astype(np.float64)))
+            assert abs(float(every) - float(np.sum(x.astype(np.float64)))) <= 1e-6 * scale
+            assert every.dtype == expected.dtype
+        else:
+            assert_same_result(every, expected)
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+def test_auto_above_its_threshold_shares_out_with_the_same_bits(default_devices):
+    x = np.random.default_rng(3).standard_normal(_sizes(8)[-1])
+    one, every = _one_and_all(lambda: myModule.sum(x))
+    assert_same_result(every, one)
+    one, every = _one_and_all(lambda: myModule.add(x, x[::-1]))
+    assert_same_result(every, one)
+    assert_same_result(every, x + x[::-1])
+
+
+LAYOUTS = {
+    # contiguous with a scalar (all broadcast)
+    "scalar": lambda rng, n: (rng.standard_normal(n), 2.5),
+    # strided views: the upload route for each GPU's share
+    "strided": lambda rng, n: (rng.standard_normal(2 * n)[::2], rng.standard_normal(3 * n)[::3]),
+    # reversed (negative strides)
+    "reversed": lambda rng, n: (rng.standard_normal(n)[::-1], rng.standard_normal(n)),
+    # a row broadcast along the rows of a 2-d array: shared out along axis 0
+    "rows": lambda rng, n: (rng.standard_normal((n // 1000, 1000)), rng.standard_normal(1000)),
+    # a column broadcast
+    "columns": lambda rng, n: (rng.standard_normal((n // 1000, 1000)), rng.standard_normal((n // 1000, 1))),
+    # Fortran order
+    "fortran": lambda rng, n: (np.asfortranarray(rng.standard_normal((1000, n // 1000))),
+                               rng.standard_normal((1000, n // 1000))),
+}
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_strided_and_broadcast_host_inputs_on_every_gpu(default_devices, layout):
+    rng = np.random.default_rng(5)
+    for n in _sizes(24)[1::2]:
+        a, b = LAYOUTS[layout](rng, n)
+        for name in ("add", "multiply"):
+            fn = getattr(myModule, name)
+            one, every = _one_and_all(lambda: fn(a, b, device="cuda"))
+            assert_same_result(every, one)
+            assert_same_result(every, getattr(np, name)(a, b))
+        a = np.asarray(a)
+        one, every = _one_and_all(lambda: myModule.sum(a, device="cuda"))
+        assert_same_result(every, one)
+
+
+@pytest.mark.gpu
+@requires_gpu
+@NEEDS_2
+@pytest.mark.parametrize("out_kind", ["same", "float32", "strided", "aliased"])
+def test_out_on_every_gpu(default_devices, out_kind):
+    rng = np.random.default_rng(9)
+    n = _sizes(24)[-1]
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+
+    def run():
+        if out_kind == "same":
+            out = np.empty(n)
+        elif out_kind == "float32":
+            out = np.empty(n, dtype=np.float32)
+        elif out_kind == "strided":
+            out = np.empty(2 * n)[::2]
+        else:
+            out = a.copy()
+            result = myModule.subtract(out, b, out=out, device="cuda")
+            assert result is out
+            return out
+        result = myModule.subtract(a, b, out=out, device="cuda")
+        assert result is out
+        return out
+
+    one, every = _one_and_all(run)
+    assert_same_result(every, one)
+    expected = np.subtract(a, b).astype(one.dtype)
+    assert_same_result(every, expected)
