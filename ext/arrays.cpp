@@ -3,6 +3,7 @@
 #include "creation.h"
 #include "indexing.h"
 #include "manipulation.h"
+#include "reductions.h"
 
 /* A DeviceArray over no memory at all (its address is `address`, never read):
  * for tests of the view arithmetic (indexing, reshape, transpose, ...) where
@@ -54,6 +55,7 @@ static PyMethodDef testing_functions[] = {
 int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
+        reductions_init() < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }
