@@ -171,6 +171,13 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
         if (devicearray_check_writable(opt->out, out) < 0 || check_out_shape(op, out, rdim, shape) < 0) {
             goto fail;
         }
+        /* NumPy's argmax writes its positions into out= with a cast that must be safe. */
+        if (info->domain == VA_DOMAIN_INDEX && out->dtype != VA_INT64 && out->dtype != VA_INT32) {
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                         va_dtype_name(out->dtype));
+            goto fail;
+        }
         if (out->device != a->device) {
             PyErr_Format(PyExc_ValueError, "out is on GPU %d, the input on GPU %d", out->device, a->device);
             goto fail;

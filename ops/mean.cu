@@ -7,7 +7,7 @@ struct Mean {
     static constexpr bool averages = true;
 
     template <typename A>
-    __device__ static A neutral() { return A(0); }
+    __device__ static A neutral() { return -A(0); }  // IEEE's exact identity, as sum's
 
     template <typename A>
     __device__ A operator()(A x, A y) const { return x + y; }

@@ -169,8 +169,9 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 
 // A reduction over all elements or a set of axes: NAME, its combine functor
 // (with a static template neutral<A>(), and `static constexpr bool averages =
-// true` when the result is divided by the count, as mean's), its domain (SUM:
-// bool and integers into int64; SAME; MEAN), its NumPy counterpart, its Python
+// true` when the result is divided by the count, as mean's; or, for domain
+// INDEX, only `static bool better(x, y)`: x displaces y, as argmax's), its
+// domain (SUM: bool and integers into int64; SAME; MEAN; INDEX), its NumPy counterpart, its Python
 // operator (""), whether an empty input has an answer (0 for max and min:
 // NumPy raises), ULP, and its description.
 #define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
@@ -198,6 +199,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 #else  // the operation's own translation unit: its kernels
 
 #include "raw_launch.cuh"
+#include "reduce_arg_kernels.cuh"
 #include "reduce_axes_kernels.cuh"
 #include "reduce_kernels.cuh"
 

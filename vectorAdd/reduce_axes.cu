@@ -18,11 +18,11 @@ struct Dim {
     int64_t extent, in, out;
 };
 
-// Outermost (largest input stride) first; stable, so equal strides keep the
-// caller's order. Then each dim merged into the one outside it where the outer
+// Outermost (largest input stride) first when `sort`; stable, so equal strides
+// keep the caller's order. Then each dim merged into the one outside it where the outer
 // one steps over exactly the inner one's run (in the output too, for kept dims).
-int sort_and_merge(Dim *dims, int n, bool with_out) {
-    std::stable_sort(dims, dims + n, [](const Dim &a, const Dim &b) { return a.in > b.in; });
+int sort_and_merge(Dim *dims, int n, bool with_out, bool sort) {
+    if (sort) std::stable_sort(dims, dims + n, [](const Dim &a, const Dim &b) { return a.in > b.in; });
     int m = 0;
     for (int k = 0; k < n; ++k) {
         if (m > 0) {
@@ -40,7 +40,10 @@ int sort_and_merge(Dim *dims, int n, bool with_out) {
     return m;
 }
 
-va_status make_plan(const va_array *a, int32_t naxes, const int32_t *axes, const va_array *out, AxesPlan *plan) {
+// `ordered`: the reduced elements keep their logical (C) order, for ops that
+// report a position (argmax): no reversal, no reordering, only merges.
+va_status make_plan(const va_array *a, int32_t naxes, const int32_t *axes, const va_array *out, bool ordered,
+                    AxesPlan *plan) {
     int64_t count = 0, outputs = 0;
     VA_CHECK(validate(a, &count));
     VA_CHECK(validate(out, &outputs));
@@ -75,7 +78,7 @@ va_status make_plan(const va_array *a, int32_t naxes, const int32_t *axes, const
     plan->reduced = nreduced;
     if (outputs == 0) return VA_SUCCESS;
     if (nreduced == 0) nred = 0;
-    for (int k = 0; k < nred; ++k)
+    for (int k = 0; k < nred && !ordered; ++k)
         if (red[k].in < 0) {
             in_data += (red[k].extent - 1) * red[k].in;
             red[k].in = -red[k].in;
@@ -87,8 +90,8 @@ va_status make_plan(const va_array *a, int32_t naxes, const int32_t *axes, const
             kept[k].in = -kept[k].in;
             kept[k].out = -kept[k].out;
         }
-    nred = sort_and_merge(red, nred, false);
-    nkept = sort_and_merge(kept, nkept, true);
+    nred = sort_and_merge(red, nred, false, !ordered);
+    nkept = sort_and_merge(kept, nkept, true, true);
     plan->in = in_data;
     plan->out = out_data;
     plan->nkept = nkept;
@@ -119,7 +122,7 @@ va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes,
     VA_CHECK(va_op_dtypes(op, 1, &a->dtype, nullptr, &compute, &result));
     if (out->dtype != result) VA_FAIL(VA_ERROR_INVALID_VALUE);
     va::AxesCall call = {};
-    VA_CHECK(va::make_plan(a, naxes, axes, out, &call.plan));
+    VA_CHECK(va::make_plan(a, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
     // NumPy: "zero-size array to reduction operation maximum which has no identity".
     if (call.plan.reduced == 0 && !e->info.has_identity) VA_FAIL(VA_ERROR_INVALID_VALUE);
     if (call.plan.outputs == 0) return VA_SUCCESS;

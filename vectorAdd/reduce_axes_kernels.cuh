@@ -229,12 +229,13 @@ va_status launch_columns(const AxesCall &c, const AxesDims &kept, const AxesDims
     while (tx < kReduceThreads && tx < outputs) tx *= 2;
     const int ny = kReduceThreads / tx;
     const int64_t xblocks = (outputs + tx - 1) / tx;
-    // Enough blocks to fill the GPU once; each chunk at least 32 rows per thread row.
+    // As many chunks as fit the GPU in one wave (a second, ragged wave would cost
+    // as much as the first); each chunk at least 32 rows per thread row.
     const int64_t target = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
     int64_t splits = 1;
-    if (xblocks < target && count > 0) {
+    if (2 * xblocks <= target && count > 0) {
         const int64_t most = std::max<int64_t>(1, count / (static_cast<int64_t>(ny) * 32));
-        splits = std::min<int64_t>({(target + xblocks - 1) / xblocks, most, kMaxGrid / xblocks});
+        splits = std::min<int64_t>({target / xblocks, most, kMaxGrid / xblocks});
     }
     const int64_t chunk = count > 0 ? (count + splits - 1) / splits : 0;
     if (count > 0) splits = (count + chunk - 1) / chunk;
@@ -290,15 +291,22 @@ va_status launch_axes_typed(const AxesCall &c) {
     return launch_columns<Op, T, Acc, Out>(c, kept, reduced);
 }
 
+template <typename Op>
+va_status launch_arg_axes(const AxesCall &c);
+
 // The launcher a reduction's declaration instantiates for axes.
 template <typename Op, va_domain D>
 va_status launch_reduction_axes(const AxesCall &c) {
-    const va_status st = with_compute_type<D>(c.dtype, [&](auto t) {
-        using T = decltype(t);
-        return launch_axes_typed<Op, T, AccOf<D, T>, StoredT<ResultOf<D, T>>>(c);
-    });
-    if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
-    return st;
+    if constexpr (D == VA_DOMAIN_INDEX) {
+        return launch_arg_axes<Op>(c);
+    } else {
+        const va_status st = with_compute_type<D>(c.dtype, [&](auto t) {
+            using T = decltype(t);
+            return launch_axes_typed<Op, T, AccOf<D, T>, StoredT<ResultOf<D, T>>>(c);
+        });
+        if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
+        return st;
+    }
 }
 
 }  // namespace va

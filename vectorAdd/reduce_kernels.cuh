@@ -21,9 +21,12 @@ struct Averages : std::false_type {};
 template <typename Op>
 struct Averages<Op, std::void_t<decltype(Op::averages)>> : std::integral_constant<bool, Op::averages> {};
 
+// An empty float reduction gives +0.0 where the functor starts from -0.0 (NumPy's
+// identity of add is +0.0).
 template <typename Op, typename Acc>
 __host__ __device__ __forceinline__ Acc finish(Acc acc, int64_t count) {
     if constexpr (Averages<Op>::value) return acc / static_cast<Acc>(count);
+    else if constexpr (std::is_floating_point<Acc>::value) return count == 0 ? acc + Acc(0) : acc;
     else return acc;
 }
 
@@ -189,18 +192,26 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
     return VA_SUCCESS;
 }
 
+// Reductions to a position (reduce_arg_kernels.cuh).
+template <typename Op>
+va_status launch_arg_full(const ReduceCall &c);
+
 // The launcher a reduction's declaration instantiates: every input type of its domain.
 template <typename Op, va_domain D>
 va_status launch_reduction(const ReduceCall &c) {
-    const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
-        using T = decltype(t);
-        using Acc = AccOf<D, T>;
-        using R = ResultOf<D, T>;
-        if (c.to_accumulator) return launch_reduce_to<Op, T, Acc>(c, static_cast<Acc *>(c.result));
-        return launch_reduce_to<Op, T, Acc>(c, reinterpret_cast<StoredT<R> *>(c.result));
-    });
-    if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
-    return st;
+    if constexpr (D == VA_DOMAIN_INDEX) {
+        return launch_arg_full<Op>(c);
+    } else {
+        const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
+            using T = decltype(t);
+            using Acc = AccOf<D, T>;
+            using R = ResultOf<D, T>;
+            if (c.to_accumulator) return launch_reduce_to<Op, T, Acc>(c, static_cast<Acc *>(c.result));
+            return launch_reduce_to<Op, T, Acc>(c, reinterpret_cast<StoredT<R> *>(c.result));
+        });
+        if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
+        return st;
+    }
 }
 
 }  // namespace va
