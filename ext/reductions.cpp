@@ -222,11 +222,12 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
     if (keepdims_obj != NULL && (opt.keepdims = PyObject_IsTrue(keepdims_obj)) < 0) {
         goto done;
     }
-    if (parse_dtype(dtype_obj, &opt.dtype, &opt.dtype_given) < 0) {
+    /* On the CPU NumPy reads dtype= and axis= itself (any dtype it knows). */
+    if ((a.device != NULL || where == WHERE_CUDA) && parse_dtype(dtype_obj, &opt.dtype, &opt.dtype_given) < 0) {
         goto done;
     }
-    if (info->domain == VA_DOMAIN_INDEX && opt.axis != NULL && opt.axis != Py_None &&
-        !PyIndex_Check(opt.axis)) {
+    if ((a.device != NULL || where == WHERE_CUDA) && info->domain == VA_DOMAIN_INDEX && opt.axis != NULL &&
+        opt.axis != Py_None && !PyIndex_Check(opt.axis)) {
         PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
                      Py_TYPE(opt.axis)->tp_name);
         goto done;
@@ -245,7 +246,7 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
     }
     /* Over every element with no other keyword: the pipelined host path can
      * take it (it finishes no averages and tracks no positions). */
-    plain = (opt.axis == NULL || opt.axis == Py_None) && !opt.dtype_given &&
+    plain = (opt.axis == NULL || opt.axis == Py_None) && (dtype_obj == NULL || dtype_obj == Py_None) &&
             (out_obj == NULL || out_obj == Py_None) && !opt.keepdims &&
             (info->domain == VA_DOMAIN_SUM || info->domain == VA_DOMAIN_SAME);
     host = operand_host_array(&a, dtype);
