@@ -67,7 +67,7 @@ struct AxesCall {
     cudaStream_t stream;
     va_dtype dtype;      // the input's
     AxesPlan plan;
-    ReduceScratch scratch;  // for a reduction over every element
+    ReduceScratch scratch;  // for full reductions (every element, or a few long rows)
 };
 
 // A user kernel's launch over device views.

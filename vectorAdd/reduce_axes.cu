@@ -130,7 +130,7 @@ va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes,
     call.device = device;
     call.stream = stream;
     call.dtype = a->dtype;
-    if (call.plan.nkept == 0) VA_CHECK(va::device_scratch(device, &call.scratch));
+    VA_CHECK(va::device_scratch(device, &call.scratch));
     return e->reduce_axes(call);
 }
 

@@ -277,6 +277,31 @@ va_status launch_axes_typed(const AxesCall &c) {
     const AxesDims kept = kept_dims(p), reduced = reduced_dims(p);
     const int64_t fast_kept = p.kept_in[p.nkept - 1];
     const int64_t fast_reduced = p.nreduced > 0 ? p.reduced_in[p.nreduced - 1] : INT64_MAX;
+    if (p.outputs <= 16 && p.reduced >= (int64_t(1) << 20) && fast_reduced < fast_kept) {
+        // A few long rows (shape (2, 10**8) over axis 1): a block per row would leave
+        // the GPU nearly idle, so each row is a full reduction of its own, one after
+        // the other on the stream (they share the scratch).
+        for (int64_t o = 0; o < p.outputs; ++o) {
+            int64_t in_offset = 0, out_offset = 0, i = o;
+            for (int k = p.nkept - 1; k >= 0; --k) {
+                const int64_t r = i % p.kept_extent[k];
+                i /= p.kept_extent[k];
+                in_offset += r * p.kept_in[k];
+                out_offset += r * p.kept_out[k];
+            }
+            va_array view = {};
+            view.data = const_cast<char *>(p.in + in_offset);
+            view.dtype = c.dtype;
+            view.ndim = p.nreduced;
+            for (int k = 0; k < p.nreduced; ++k) {
+                view.shape[k] = p.reduced_extent[k];
+                view.strides[k] = p.reduced_in[k];
+            }
+            const ReduceCall rc{c.device, c.stream, &view, p.reduced, c.scratch, p.out + out_offset, false};
+            VA_CHECK((launch_reduce_to<Op, T, Acc>(rc, reinterpret_cast<Out *>(p.out + out_offset))));
+        }
+        return VA_SUCCESS;
+    }
     if (p.reduced >= 16 && fast_reduced < fast_kept) {
         // Packs need every row to start on an element boundary.
         constexpr int64_t size = static_cast<int64_t>(sizeof(StoredT<T>));
