@@ -346,8 +346,10 @@ def test_large_reductions_are_deterministic_and_close(rng):
         again = fn(d, axis=axis).get()
         assert np.array_equal(first, again) and first.tobytes() == again.tobytes()
         check(name, first, reference(name)(x, axis=axis), x, axis, False)
-    # one tall column and one wide row: the split and the row kernels
-    for shape, axis in (((10 ** 6, 3), 0), ((3, 10 ** 6), 1), ((10 ** 6, 3), 1), ((1, 10 ** 6), 0)):
+    # tall columns (split across blocks), a few long rows (each a full reduction),
+    # many short rows
+    n = 2 ** 20 + 3
+    for shape, axis in (((n, 3), 0), ((3, n), 1), ((n, 3), 1), ((1, n), 0), ((1, n), 1), ((2, 3, n), 2)):
         x = rng.standard_normal(shape).astype(np.float32)
         for name in NAMES:
             check(name, getattr(mm, name)(mm.to_device(x), axis=axis), reference(name)(x, axis=axis), x, axis,
