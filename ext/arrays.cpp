@@ -4,6 +4,7 @@
 #include "creation.h"
 #include "indexing.h"
 #include "manipulation.h"
+#include "reductions.h"
 
 /* A DeviceArray over no memory at all (its address is `address`, never read):
  * for tests of the view arithmetic (indexing, reshape, transpose, ...) where
@@ -56,6 +57,7 @@ int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
         array_api_init(module) < 0 ||
+        reductions_init() < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }

@@ -44,14 +44,7 @@ static PyObject *call_elementwise(va_op op, PyObject *const *args, Py_ssize_t na
 static PyObject *call_reduction(va_op op, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "device"};
-    PyObject *values[2];
-    Where where;
-    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, names, 2, 1, 1, values) < 0 ||
-        parse_where(values[1], &where) < 0) {
-        return NULL;
-    }
-    return reduction_objects(op, values[0], where);
+    return reduction_call(op, NULL, args, nargs, kwnames);
 }
 
 static PyObject *call_raw(va_op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -102,6 +95,9 @@ static std::array<FastCall, sizeof...(I)> reduction_entries(std::index_sequence<
 /* "name(a, b, /, out=None, device='auto')\n--\n\n<doc>\n\nnumpy.x on the CPU or a GPU." */
 static char *make_doc(const va_op_info *info, const OpSignature *sig)
 {
+    if (info->kind == VA_KIND_REDUCTION) {
+        return reduction_doc(info);
+    }
     char args[160] = "";
     size_t used = 0;
     for (int k = 0; k < sig->nargs; ++k) {
@@ -204,6 +200,8 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_SUM: return "sum";
         case VA_DOMAIN_SAME: return "same";
         case VA_DOMAIN_FIXED: return "fixed";
+        case VA_DOMAIN_MEAN: return "mean";
+        case VA_DOMAIN_INDEX: return "index";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";

@@ -1,12 +1,19 @@
-/* Reductions over all elements, for any reduction of the op table, and trace:
- * NumPy's own functions on the CPU, the GPU for device arrays (and for large
- * host arrays when it wins); the result is a NumPy scalar either way. */
+/* Reductions of the op table as NumPy's functions and DeviceArray methods, and
+ * trace: NumPy's own functions for host data (the GPU for large host arrays when
+ * it wins, or when asked for), the GPU for device arrays (reduce_device.cpp),
+ * whose results stay there. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <array>
+#include <utility>
 
 #include "elementwise.h"
 #include "reductions.h"
 #include "references.h"
 #include "shapes.h"
+#include "views.h"
 
 typedef union {
     int64_t i;
@@ -49,15 +56,6 @@ static int check_not_empty(va_op op, int64_t n)
     return 0;
 }
 
-static int64_t device_count_of(const DeviceArrayObject *a)
-{
-    int64_t n = 1;
-    for (int d = 0; d < a->ndim; ++d) {
-        n *= a->shape[d];
-    }
-    return n;
-}
-
 static PyObject *reduce_device(va_op op, DeviceArrayObject *array, const va_array *view, va_dtype result)
 {
     Value value;
@@ -97,50 +95,176 @@ static PyObject *reduce_gpu_host(va_op op, PyArrayObject *array, va_dtype dtype,
 
 /* NumPy's own function on the array as the caller gave it (any layout, byte
  * order): its result bit for bit. */
-static PyObject *reduce_cpu(va_op op, PyObject *array)
+/* The keyword names of a reduction, as NumPy's function has them: dtype for
+ * the accumulating ones (sum, prod, mean), keepdims keyword-only for argmax's. */
+typedef struct {
+    const char *const *names;
+    int nnames;
+    int max_positional;
+} ReduceSignature;
+
+static ReduceSignature signature_of(const va_op_info *info)
 {
-    PyObject *fn = op_reference(op);
+    static const char *const with_dtype[] = {"a", "axis", "dtype", "out", "keepdims", "device"};
+    static const char *const without_dtype[] = {"a", "axis", "out", "keepdims", "device"};
+    ReduceSignature sig;
+    if (info->domain == VA_DOMAIN_SUM || info->domain == VA_DOMAIN_MEAN) {
+        sig.names = with_dtype;
+        sig.nnames = 6;
+        sig.max_positional = 5;
+    }
+    else {
+        sig.names = without_dtype;
+        sig.nnames = 5;
+        sig.max_positional = info->domain == VA_DOMAIN_INDEX ? 3 : 4;
+    }
+    return sig;
+}
+
+/* NumPy's own function on the array as the caller gave it (any layout, byte
+ * order), with the keywords the caller gave: its result bit for bit. */
+static PyObject *reduce_cpu(va_op op, PyObject *array, const char *const *names, PyObject *const *values,
+                            int nvalues)
+{
+    PyObject *fn = op_reference(op), *args = NULL, *kwargs = NULL, *result = NULL;
     if (fn == NULL) {
         return NULL;
     }
-    return PyObject_CallOneArg(fn, array);
+    args = PyTuple_Pack(1, array);
+    kwargs = PyDict_New();
+    if (args == NULL || kwargs == NULL) {
+        goto fail;
+    }
+    for (int k = 0; k < nvalues; ++k) {
+        if (values[k] != NULL && PyDict_SetItemString(kwargs, names[k], values[k]) < 0) {
+            goto fail;
+        }
+    }
+    result = PyObject_Call(fn, args, kwargs);
+fail:
+    Py_XDECREF(args);
+    Py_XDECREF(kwargs);
+    return result;
 }
 
-PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
+/* A host array reduced through a DeviceArray on the first GPU `where` names:
+ * NumPy's kinds of result (a scalar for a full reduction, the array written
+ * into a NumPy out=). */
+static PyObject *reduce_host_on_gpu(va_op op, const Operand *a, va_dtype dtype, ReduceOptions *opt, Where where)
 {
+    DeviceArrayObject *dev = NULL;
+    PyObject *reduced = NULL, *host = NULL, *result = NULL, *user_out = opt->out;
+    int gpus[WHERE_MAX_GPUS], ngpus = 0;
+    if (where_devices(where, gpus, &ngpus) < 0) {
+        return NULL;
+    }
+    if (user_out != NULL && user_out != Py_None && !PyArray_Check(user_out)) {
+        PyErr_SetString(PyExc_TypeError, "out must be a numpy.ndarray for host data");
+        return NULL;
+    }
+    if (user_out != NULL && user_out != Py_None && !PyArray_ISWRITEABLE((PyArrayObject *)user_out)) {
+        PyErr_SetString(PyExc_ValueError, "output array is read-only");
+        return NULL;
+    }
+    dev = operand_device_array(a, dtype, gpus[0]);
+    if (dev == NULL) {
+        return NULL;
+    }
+    opt->out = NULL;
+    reduced = reduce_device_array(op, dev, opt);
+    opt->out = user_out;
+    if (reduced == NULL) {
+        goto fail;
+    }
+    host = devicearray_to_host((DeviceArrayObject *)reduced);
+    if (host == NULL) {
+        goto fail;
+    }
+    if (user_out != NULL && user_out != Py_None) {
+        if (PyArray_NDIM((PyArrayObject *)user_out) != PyArray_NDIM((PyArrayObject *)host)) {
+            PyErr_Format(PyExc_ValueError, "output parameter for reduction operation %s has the wrong "
+                         "number of dimensions: Found %d but expected %d", va_op_get(op)->name,
+                         PyArray_NDIM((PyArrayObject *)user_out), PyArray_NDIM((PyArrayObject *)host));
+            goto fail;
+        }
+        if (PyArray_CopyInto((PyArrayObject *)user_out, (PyArrayObject *)host) < 0) {
+            goto fail;
+        }
+        Py_INCREF(user_out);
+        result = user_out;
+        goto fail;
+    }
+    result = PyArray_Return((PyArrayObject *)host);
+    host = NULL;
+fail:
+    Py_XDECREF(host);
+    Py_XDECREF(reduced);
+    Py_XDECREF(dev);
+    return result;
+}
+
+/* values: a, axis, [dtype,] out, keepdims, device (NULL where not given). */
+static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *const *values)
+{
+    const va_op_info *info = va_op_get(op);
     PyObject *result = NULL;
     PyArrayObject *host = NULL;
     Operand a;
+    ReduceOptions opt;
+    Where where;
     va_dtype dtype, out_dtype;
+    int has_dtype = sig->nnames == 6;
+    PyObject *dtype_obj = has_dtype ? values[2] : NULL;
+    PyObject *out_obj = values[has_dtype ? 3 : 2], *keepdims_obj = values[has_dtype ? 4 : 3];
+    PyObject *device_obj = values[sig->nnames - 1];
+    int plain;
     memset(&a, 0, sizeof(a));
-    if (operand_init(&a, a_obj) < 0) {
+    memset(&opt, 0, sizeof(opt));
+    if (parse_where(device_obj, &where) < 0 || operand_init(&a, values[0]) < 0) {
+        goto done;
+    }
+    opt.axis = values[1];
+    opt.out = out_obj;
+    if (keepdims_obj != NULL && (opt.keepdims = PyObject_IsTrue(keepdims_obj)) < 0) {
+        goto done;
+    }
+    /* On the CPU NumPy reads dtype= and axis= itself (any dtype it knows). */
+    if ((a.device != NULL || where == WHERE_CUDA) && parse_dtype(dtype_obj, &opt.dtype, &opt.dtype_given) < 0) {
+        goto done;
+    }
+    if ((a.device != NULL || where == WHERE_CUDA) && info->domain == VA_DOMAIN_INDEX && opt.axis != NULL &&
+        opt.axis != Py_None && !PyIndex_Check(opt.axis)) {
+        PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
+                     Py_TYPE(opt.axis)->tp_name);
         goto done;
     }
     dtype = operand_natural_dtype(&a);
-    if (result_dtype(op, dtype, &out_dtype) < 0) {
+    if (result_dtype(op, opt.dtype_given ? opt.dtype : dtype, &out_dtype) < 0) {
         goto done;
     }
     if (a.device != NULL) {
-        va_array view;
         if (where == WHERE_CPU) {
             PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
             goto done;
         }
-        if (where_check_data(where, a.device->device) < 0 ||
-            check_not_empty(op, device_count_of(a.device)) < 0) {
+        if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }
-        devicearray_describe(a.device, &view);
-        result = reduce_device(op, a.device, &view, out_dtype);
+        result = reduce_device_array(op, a.device, &opt);
         goto done;
     }
+    /* Over every element with no other keyword: the pipelined host path can
+     * take it (it finishes no averages and tracks no positions). */
+    plain = (opt.axis == NULL || opt.axis == Py_None) && (dtype_obj == NULL || dtype_obj == Py_None) &&
+            (out_obj == NULL || out_obj == Py_None) && !opt.keepdims &&
+            (info->domain == VA_DOMAIN_SUM || info->domain == VA_DOMAIN_SAME);
     host = operand_host_array(&a, dtype);
     if (host == NULL) {
         goto done;
     }
     if (where == WHERE_AUTO) {
-        if ((int64_t)PyArray_SIZE(host) >= auto_threshold("sum") && PyArray_NDIM(host) <= VA_MAX_NDIM &&
-            va_cuda_available() == VA_SUCCESS) {
+        if (plain && (int64_t)PyArray_SIZE(host) >= auto_threshold("sum") &&
+            PyArray_NDIM(host) <= VA_MAX_NDIM && va_cuda_available() == VA_SUCCESS) {
             va_status st;
             if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) < 0) {
                 goto done;
@@ -148,24 +272,139 @@ PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
             result = reduce_gpu_host(op, host, dtype, out_dtype, where, &st);
             if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {
                 PyErr_Clear();
-                result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : a_obj);
+                result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : values[0], sig->names + 1,
+                                    values + 1, sig->nnames - 2);
             }
             goto done;
         }
         where = WHERE_CPU;
     }
     if (where == WHERE_CPU) {
-        result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : a_obj);
+        result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : values[0], sig->names + 1, values + 1,
+                            sig->nnames - 2);
     }
-    else if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) == 0 &&
-             require_cuda(va_op_get(op)->name) == 0) {
-        va_status st;
-        result = reduce_gpu_host(op, host, dtype, out_dtype, where, &st);
+    else if (require_cuda(info->name) == 0) {
+        if (plain) {
+            va_status st;
+            if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) == 0) {
+                result = reduce_gpu_host(op, host, dtype, out_dtype, where, &st);
+            }
+        }
+        else if (PyArray_NDIM(host) > VA_MAX_NDIM) {
+            PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        }
+        else {
+            result = reduce_host_on_gpu(op, &a, dtype, &opt, where);
+        }
     }
 done:
     Py_XDECREF(host);
     operand_clear(&a);
     return result;
+}
+
+PyObject *reduction_call(va_op op, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    const va_op_info *info = va_op_get(op);
+    ReduceSignature sig = signature_of(info);
+    PyObject *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    if (self == NULL) {
+        if (parse_arguments(info->name, args, nargs, kwnames, sig.names, sig.nnames, 1, sig.max_positional,
+                            values) < 0) {
+            return NULL;
+        }
+    }
+    else {
+        values[0] = self;
+        if (parse_arguments(info->name, args, nargs, kwnames, sig.names + 1, sig.nnames - 1, 0,
+                            sig.max_positional - 1, values + 1) < 0) {
+            return NULL;
+        }
+    }
+    return reduce_values(op, &sig, values);
+}
+
+PyObject *reduction_objects(va_op op, PyObject *a_obj, Where where)
+{
+    const ReduceSignature sig = signature_of(va_op_get(op));
+    PyObject *values[6] = {a_obj, NULL, NULL, NULL, NULL, NULL};
+    PyObject *device = NULL, *result;
+    if (where != WHERE_AUTO) {
+        device = PyUnicode_FromString(where == WHERE_CPU ? "cpu" : "cuda");
+        if (device == NULL) {
+            return NULL;
+        }
+    }
+    values[sig.nnames - 1] = device;
+    result = reduce_values(op, &sig, values);
+    Py_XDECREF(device);
+    return result;
+}
+
+char *reduction_doc(const va_op_info *info)
+{
+    const ReduceSignature sig = signature_of(info);
+    const char *args = sig.nnames == 6 ? "a, axis=None, dtype=None, out=None, keepdims=False, *, device='auto'"
+                       : info->domain == VA_DOMAIN_INDEX ? "a, axis=None, out=None, *, keepdims=False, device='auto'"
+                                                         : "a, axis=None, out=None, keepdims=False, *, device='auto'";
+    size_t size = strlen(info->name) + strlen(args) + strlen(info->doc) + strlen(info->reference) + 600;
+    char *doc = (char *)malloc(size);
+    if (doc == NULL) {
+        return NULL;
+    }
+    snprintf(doc, size,
+             "%s(%s)\n--\n\n%s\n\nAs %s (axis: None, an int or a tuple of ints; keepdims; out=), "
+             "computed on the CPU or a GPU: device='auto' | 'cpu' | 'cuda' for host data, which gives "
+             "NumPy's result types. Data already on a GPU is reduced there into a DeviceArray (0-d for a "
+             "full reduction), queued without waiting: float(r), int(r) or r.get() read it.",
+             info->name, args, info->doc, info->reference);
+    return doc;
+}
+
+/* ---- the methods: one C function per table index, as optable.cpp's ---- */
+#define MAX_METHODS 256
+typedef PyObject *(*MethodCall)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+template <int I>
+static PyObject *method_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return reduction_call(I, self, args, nargs, kwnames);
+}
+template <size_t... I>
+static std::array<MethodCall, sizeof...(I)> method_entries(std::index_sequence<I...>)
+{
+    return {{&method_at<(int)I>...}};
+}
+
+int reductions_init(void)
+{
+    static const std::array<MethodCall, MAX_METHODS> calls = method_entries(std::make_index_sequence<MAX_METHODS>());
+    static PyMethodDef defs[MAX_METHODS + 1];
+    int n = 0;
+    for (va_op op = 0; op < va_op_count() && op < MAX_METHODS; ++op) {
+        const va_op_info *info = va_op_get(op);
+        if (info->kind != VA_KIND_REDUCTION) {
+            continue;
+        }
+        const ReduceSignature sig = signature_of(info);
+        const char *args = sig.nnames == 6 ? "$self, /, axis=None, dtype=None, out=None, keepdims=False"
+                           : info->domain == VA_DOMAIN_INDEX ? "$self, /, axis=None, out=None, *, keepdims=False"
+                                                             : "$self, /, axis=None, out=None, keepdims=False";
+        size_t size = strlen(info->name) + strlen(args) + strlen(info->doc) + 200;
+        char *doc = (char *)malloc(size);
+        if (doc == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        snprintf(doc, size, "%s(%s)\n--\n\n%s\n\nAs myModule.%s(self, ...): a DeviceArray, queued without a wait.",
+                 info->name, args, info->doc, info->name);
+        defs[n].ml_name = info->name;
+        defs[n].ml_meth = (PyCFunction)(void (*)(void))calls[op];
+        defs[n].ml_flags = METH_FASTCALL | METH_KEYWORDS;
+        defs[n].ml_doc = doc;
+        ++n;
+    }
+    defs[n].ml_name = NULL;
+    return add_to_type(&DeviceArray_Type, defs, NULL);
 }
 
 PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)

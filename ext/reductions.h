@@ -1,12 +1,33 @@
-/* Reductions of the op table, and trace, from Python objects. */
+/* Reductions of the op table (sum, prod, max, min, mean, ...), as functions and
+ * DeviceArray methods, and trace, from Python objects. */
 #ifndef MYMODULE_REDUCTIONS_H
 #define MYMODULE_REDUCTIONS_H
 
 #include "common.h"
 
-/* Reduction `op` over every element of `a`: NumPy on the CPU, the GPU for device
- * arrays (and for large host arrays when it wins); a NumPy scalar either way. */
+/* NumPy's keywords of a reduction, parsed. */
+typedef struct {
+    PyObject *axis;    /* borrowed; NULL or None: every axis */
+    int dtype_given;
+    va_dtype dtype;
+    PyObject *out;     /* borrowed; NULL or None: a new array */
+    int keepdims;
+} ReduceOptions;
+
+/* Reduction `op` called as NumPy's function (self NULL: args[0] is the array)
+ * or as a method of `self`: host data gives NumPy's own result, data on a GPU a
+ * DeviceArray queued without a wait. */
+PyObject *reduction_call(va_op op, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames);
+/* The same over every element with default keywords (the C callers' form). */
 PyObject *reduction_objects(va_op op, PyObject *a, Where where);
+/* reduce_device.cpp: the GPU side for data already there. */
+PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOptions *options);
+/* The docstring of a reduction's function (malloc'ed; NULL when out of memory). */
+char *reduction_doc(const va_op_info *info);
+/* Adds each reduction of the table as a DeviceArray method. */
+int reductions_init(void);
+
 PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 #endif

@@ -740,6 +740,83 @@ static void test_bad_reduce_arguments(void) {
     CHECK_STATUS(va_trace(0, &x, &result), VA_ERROR_UNSUPPORTED_DTYPE);
 }
 
+/* va_reduce_axes: arguments refused before any GPU work (no GPU needed). */
+static void test_bad_reduce_axes_arguments(void) {
+    static int64_t data[12], out[4];
+    va_op sum = 0, max = 0;
+    CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
+    CHECK_STATUS(va_op_find("max", &max), VA_SUCCESS);
+    int64_t shape[2] = {3, 4}, oshape[1] = {4}, kshape[2] = {1, 4};
+    layout c = layout_2d(4, 1, 12), o = layout_1d(4, 1, 0);
+    va_array a, r, x;
+    make_view(&a, data, VA_INT64, 2, shape, &c);
+    make_view(&r, out, VA_INT64, 1, oshape, &o);
+    const int32_t axis0[1] = {0}, repeated[2] = {0, 0}, outside[1] = {2}, negative[1] = {-1};
+    CHECK_STATUS(va_reduce_axes(0, sum, NULL, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, NULL, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, 999, &a, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 2, repeated, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, outside, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, negative, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 3, axis0, &r), VA_ERROR_INVALID_VALUE);
+    x = r; x.dtype = VA_FLOAT64;  /* not the op's result dtype */
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+    x = r; x.shape[0] = 3;        /* not the kept extent */
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+    make_view(&x, out, VA_INT64, 2, kshape, &c);
+    x.shape[0] = 2;               /* keepdims form with a reduced extent other than 1 */
+    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+    x = a; x.shape[0] = 0;        /* max over nothing: NumPy's ValueError */
+    CHECK_STATUS(va_reduce_axes(0, max, &x, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+}
+
+/* va_reduce_axes of a 3x5 int64 matrix (C and Fortran order) over each axis, both
+ * and none, against loops on the host copy. */
+static void test_reduce_axes(void) {
+    if (!gpu_case("va_reduce_axes sum 3x5 int64")) return;
+    const int R = 3, C = 5;
+    va_op sum = 0;
+    CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
+    int64_t h[R * C];
+    for (int i = 0; i < R * C; i++) h[i] = (int64_t)(i * 7 % 11) - 5;
+    void *d = dev_alloc(sizeof(h)), *dout = dev_alloc(sizeof(h));
+    if (d != NULL && dout != NULL && upload(d, h, sizeof(h))) {
+        for (int fortran = 0; fortran < 2; fortran++) {
+            int64_t shape[2] = {R, C};
+            layout l = fortran ? layout_2d(1, R, R * C) : layout_2d(C, 1, R * C);
+            va_array a;
+            make_view(&a, d, VA_INT64, 2, shape, &l);
+            for (int which = 0; which < 4; which++) {
+                /* which: 0 axis 0, 1 axis 1, 2 both, 3 none */
+                int32_t axes[2] = {which == 1 ? 1 : 0, 1};
+                int32_t naxes = which == 2 ? 2 : which == 3 ? 0 : 1;
+                int64_t n = which == 0 ? C : which == 1 ? R : which == 2 ? 1 : R * C;
+                int64_t oshape[2] = {which == 3 ? R : n, C};
+                layout ol = which == 3 ? layout_2d(C, 1, R * C) : layout_1d(n, 1, 0);
+                va_array o;
+                make_view(&o, dout, VA_INT64, which == 3 ? 2 : which == 2 ? 0 : 1, oshape, &ol);
+                int64_t got[R * C], want[R * C];
+                memset(want, 0, sizeof(want));
+                for (int i = 0; i < R; i++)
+                    for (int j = 0; j < C; j++) {
+                        int64_t v = fortran ? h[j * R + i] : h[i * C + j];
+                        want[which == 0 ? j : which == 1 ? i : which == 2 ? 0 : i * C + j] += v;
+                    }
+                CHECK_STATUS(va_reduce_axes(0, sum, &a, naxes, axes, &o), VA_SUCCESS);
+                if (download(got, dout, (size_t)n * sizeof(int64_t)))
+                    for (int64_t k = 0; k < n; k++)
+                        CHECK(got[k] == want[k], "%s axes case %d: [%lld] %lld, expected %lld",
+                              fortran ? "Fortran" : "C", which, (long long)k, (long long)got[k],
+                              (long long)want[k]);
+            }
+        }
+    }
+    dev_free(d, sizeof(h));
+    dev_free(dout, sizeof(h));
+    case_end();
+}
+
 static void test_bad_other_arguments(void) {
     static int32_t src[8];
     static double dst[8];
@@ -1604,6 +1681,7 @@ int main(void) {
     test_result_dtype();
     test_bad_binary_arguments();
     test_bad_reduce_arguments();
+    test_bad_reduce_axes_arguments();
     test_bad_other_arguments();
     test_bad_creation_arguments();
     test_no_device();
@@ -1614,6 +1692,7 @@ int main(void) {
     test_copy_convert();
     test_sum();
     test_trace();
+    test_reduce_axes();
     test_creation();
     test_gather_scatter();
     test_large();

@@ -274,7 +274,11 @@ FLOAT_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12}
 
 def check_reduction(got, expected, x_used):
     """`got` against NumPy's `expected`: a NumPy scalar of the same dtype; ints
-    exact; floats within rtol * sum(|x|) (NaN and inf exactly)."""
+    exact; floats within rtol * sum(|x|) (NaN and inf exactly). A device
+    input's result is a 0-d DeviceArray, read here."""
+    if isinstance(got, myModule.DeviceArray):
+        assert got.shape == ()
+        got = got.get()[()]
     assert isinstance(got, np.generic), "expected a NumPy scalar, got %r" % (got,)
     assert got.dtype == expected.dtype, "dtype %s, NumPy's %s" % (got.dtype, expected.dtype)
     if expected.dtype.kind != "f":

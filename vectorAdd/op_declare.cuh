@@ -107,7 +107,8 @@ OpEntry elementwise_row(const char *name, const char *args, const char *referenc
 
 template <typename Op, va_domain D>
 OpEntry reduction_row(const char *name, const char *reference, const char *pyop, int has_identity,
-                      int ulp, const char *doc, va_status (*launch)(const ReduceCall &)) {
+                      int ulp, const char *doc, va_status (*launch)(const ReduceCall &),
+                      va_status (*launch_axes)(const AxesCall &)) {
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, "", D, ulp,
                         has_identity, {}, {}};
@@ -124,6 +125,7 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
     };
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D>(static_cast<va_dtype>(t), fill);
     e.reduce = launch;
+    e.reduce_axes = launch_axes;
     return e;
 }
 
@@ -165,17 +167,22 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
                                       ::va::count_args(ARGS) - (NPARAMS), (NPARAMS)>(     \
                           #NAME, ARGS, REFERENCE, PYOP, ULP, DOC, &entries::NAME##_elementwise)))
 
-// A reduction over all elements: NAME, its combine functor (with a static
-// template neutral<A>()), its domain (SUM: bool and integers into int64; SAME),
-// its NumPy counterpart, its Python operator (""), whether an empty input has an
-// answer (0 for max and min: NumPy raises), ULP, and its description.
+// A reduction over all elements or a set of axes: NAME, its combine functor
+// (with a static template neutral<A>(), and `static constexpr bool averages =
+// true` when the result is divided by the count, as mean's; or, for domain
+// INDEX, only `static bool better(x, y)`: x displaces y, as argmax's), its
+// domain (SUM: bool and integers into int64; SAME; MEAN; INDEX), its NumPy counterpart, its Python
+// operator (""), whether an empty input has an answer (0 for max and min:
+// NumPy raises), ULP, and its description.
 #define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
     namespace va { namespace entries {                                                    \
     va_status NAME##_reduce(const ReduceCall &);                                          \
+    va_status NAME##_reduce_axes(const AxesCall &);                                       \
     } }                                                                                   \
     VA_OP_ROW_(NAME, (reduction_row<FUNCTOR, VA_DOMAIN_##DOMAIN>(#NAME, REFERENCE, "",      \
                                                                 HAS_IDENTITY, ULP, DOC,   \
-                                                                &entries::NAME##_reduce)))
+                                                                &entries::NAME##_reduce,  \
+                                                                &entries::NAME##_reduce_axes)))
 
 // A user's own kernel: NAME (the Python name), KERNEL (a __global__ function
 // taking va::RawArgs; keep it in an anonymous namespace, as the file is read
@@ -192,6 +199,8 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 #else  // the operation's own translation unit: its kernels
 
 #include "raw_launch.cuh"
+#include "reduce_arg_kernels.cuh"
+#include "reduce_axes_kernels.cuh"
 #include "reduce_kernels.cuh"
 
 #define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
@@ -211,6 +220,9 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     namespace va { namespace entries {                                                    \
     va_status NAME##_reduce(const ReduceCall &call) {                                     \
         return launch_reduction<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                       \
+    }                                                                                     \
+    va_status NAME##_reduce_axes(const AxesCall &call) {                                  \
+        return launch_reduction_axes<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                  \
     }                                                                                     \
     } }
 

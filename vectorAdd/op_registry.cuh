@@ -43,6 +43,33 @@ struct ReduceCall {
     bool to_accumulator;
 };
 
+// A reduction over a set of axes, as the planner (reduce_axes.cu) leaves it:
+// dims of extent 1 dropped, negative strides turned round, mergeable dims
+// merged; each group ordered outermost first, so its last dim is the fastest.
+// `kept` index the outputs (strides into the input and into the output),
+// `reduced` the elements each output combines. Byte strides.
+struct AxesPlan {
+    const char *in;
+    char *out;
+    int nkept;
+    int64_t kept_extent[VA_MAX_NDIM];
+    int64_t kept_in[VA_MAX_NDIM];
+    int64_t kept_out[VA_MAX_NDIM];
+    int nreduced;
+    int64_t reduced_extent[VA_MAX_NDIM];
+    int64_t reduced_in[VA_MAX_NDIM];
+    int64_t outputs;   // product of kept_extent (> 0)
+    int64_t reduced;   // product of reduced_extent (>= 0)
+};
+
+struct AxesCall {
+    int device;
+    cudaStream_t stream;
+    va_dtype dtype;      // the input's
+    AxesPlan plan;
+    ReduceScratch scratch;  // for full reductions (every element, or a few long rows)
+};
+
 // A user kernel's launch over device views.
 struct RawCall {
     int device;
@@ -59,6 +86,7 @@ struct OpEntry {
     va_op_info info;
     va_status (*elementwise)(const ElementwiseCall &);
     va_status (*reduce)(const ReduceCall &);
+    va_status (*reduce_axes)(const AxesCall &);
     va_status (*raw)(const RawCall &);
     // Reductions: the accumulator dtype for each input dtype.
     va_dtype accumulator[VA_DTYPE_COUNT];

@@ -12,6 +12,8 @@ namespace va {
 
 // Scratch laid out in kReduceScratchBytes of zeroed device memory.
 ReduceScratch scratch_at(void *memory);
+// The scratch of the library stream's reductions on `device` (current already).
+va_status device_scratch(int device, ReduceScratch *out);
 
 // Checks a reduction's arguments; *compute is the input dtype, *result the op's.
 va_status check_reduce(va_op op, const va_array *a, int64_t *n, va_dtype *result);

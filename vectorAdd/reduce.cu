@@ -20,6 +20,15 @@ std::mutex g_scratch_mutex;
 ReduceScratch g_scratch[kMaxDevices];
 void *g_scratch_memory[kMaxDevices] = {};
 
+va_status reduction_of(va_op op, const OpEntry **entry) {
+    const OpEntry *e = op_entry(op);
+    if (e == nullptr || e->reduce == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *entry = e;
+    return VA_SUCCESS;
+}
+
+}  // namespace
+
 va_status device_scratch(int device, ReduceScratch *out) {
     std::lock_guard<std::mutex> lock(g_scratch_mutex);
     if (g_scratch_memory[device] == nullptr) {
@@ -36,15 +45,6 @@ va_status device_scratch(int device, ReduceScratch *out) {
     *out = g_scratch[device];
     return VA_SUCCESS;
 }
-
-va_status reduction_of(va_op op, const OpEntry **entry) {
-    const OpEntry *e = op_entry(op);
-    if (e == nullptr || e->reduce == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    *entry = e;
-    return VA_SUCCESS;
-}
-
-}  // namespace
 
 void shutdown_reduce() {
     std::lock_guard<std::mutex> lock(g_scratch_mutex);

@@ -14,6 +14,22 @@ namespace va {
 
 constexpr int kReduceThreads = 256;
 
+// Whether a reduction's functor divides its result by the count (mean's
+// `static constexpr bool averages = true`), and the result it finishes with.
+template <typename Op, typename = void>
+struct Averages : std::false_type {};
+template <typename Op>
+struct Averages<Op, std::void_t<decltype(Op::averages)>> : std::integral_constant<bool, Op::averages> {};
+
+// An empty float reduction gives +0.0 where the functor starts from -0.0 (NumPy's
+// identity of add is +0.0).
+template <typename Op, typename Acc>
+__host__ __device__ __forceinline__ Acc finish(Acc acc, int64_t count) {
+    if constexpr (Averages<Op>::value) return acc / static_cast<Acc>(count);
+    else if constexpr (std::is_floating_point<Acc>::value) return count == 0 ? acc + Acc(0) : acc;
+    else return acc;
+}
+
 template <typename A>
 __device__ __forceinline__ A shuffle_down(A v, int offset) {
     if constexpr (sizeof(A) < 4) return static_cast<A>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
@@ -57,7 +73,7 @@ __device__ __forceinline__ int64_t element_offset(const Walk &w, int64_t i) { re
 template <typename Op, typename T, typename Acc, int G, typename Out, typename Layout>
 __global__ void __launch_bounds__(kReduceThreads)
 reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *partials,
-              unsigned int *counter, Out *result) {
+              unsigned int *counter, Out *result, bool finalize) {
     follow_previous_grid();
     const Op op{};
     using S = StoredT<T>;
@@ -101,7 +117,7 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
     }
     acc = block_reduce<Op>(acc);
     if (gridDim.x == 1) {  // small inputs: no partials, no ticket
-        if (threadIdx.x == 0) *result = static_cast<Out>(acc);
+        if (threadIdx.x == 0) *result = static_cast<Out>(finalize ? finish<Op>(acc, n) : acc);
         return;
     }
     __shared__ bool last;
@@ -117,7 +133,7 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
         total = op(total, load_partial(&partials[i]));
     total = block_reduce<Op>(total);
     if (threadIdx.x == 0) {
-        *result = static_cast<Out>(total);
+        *result = static_cast<Out>(finalize ? finish<Op>(total, n) : total);
         *counter = 0;
     }
 }
@@ -137,7 +153,8 @@ va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *res
     const int64_t grid = std::max<int64_t>(1, (groups + span - 1) / span);
     VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream,
                                 static_cast<const char *>(c.a->data), c.n, span, ContiguousLayout(),
-                                static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result));
+                                static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result,
+                                !c.to_accumulator));
     return VA_SUCCESS;
 }
 
@@ -166,26 +183,35 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
     if (walk.ndim == 1)
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Stride1>, blocks,
                                     kReduceThreads, c.stream, data, c.n, int64_t(0),
-                                    Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result));
+                                    Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result,
+                                    !c.to_accumulator));
     else
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Walk>, blocks,
                                     kReduceThreads, c.stream, data, c.n, int64_t(0), walk, partials,
-                                    c.scratch.counter, result));
+                                    c.scratch.counter, result, !c.to_accumulator));
     return VA_SUCCESS;
 }
+
+// Reductions to a position (reduce_arg_kernels.cuh).
+template <typename Op>
+va_status launch_arg_full(const ReduceCall &c);
 
 // The launcher a reduction's declaration instantiates: every input type of its domain.
 template <typename Op, va_domain D>
 va_status launch_reduction(const ReduceCall &c) {
-    const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
-        using T = decltype(t);
-        using Acc = AccOf<D, T>;
-        using R = ResultOf<D, T>;
-        if (c.to_accumulator) return launch_reduce_to<Op, T, Acc>(c, static_cast<Acc *>(c.result));
-        return launch_reduce_to<Op, T, Acc>(c, reinterpret_cast<StoredT<R> *>(c.result));
-    });
-    if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
-    return st;
+    if constexpr (D == VA_DOMAIN_INDEX) {
+        return launch_arg_full<Op>(c);
+    } else {
+        const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
+            using T = decltype(t);
+            using Acc = AccOf<D, T>;
+            using R = ResultOf<D, T>;
+            if (c.to_accumulator) return launch_reduce_to<Op, T, Acc>(c, static_cast<Acc *>(c.result));
+            return launch_reduce_to<Op, T, Acc>(c, reinterpret_cast<StoredT<R> *>(c.result));
+        });
+        if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
+        return st;
+    }
 }
 
 }  // namespace va

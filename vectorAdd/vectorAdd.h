@@ -61,6 +61,8 @@ typedef enum va_domain {
     VA_DOMAIN_SUM = 4,         /* reductions: bool and integers accumulate as int64, floats as themselves */
     VA_DOMAIN_SAME = 5,        /* reductions: the input's own dtype */
     VA_DOMAIN_FIXED = 6,       /* raw kernels: their one dtype, inputs converted to it */
+    VA_DOMAIN_MEAN = 7,        /* reductions: floats as themselves, bool and integers into float64 */
+    VA_DOMAIN_INDEX = 8,       /* reductions to a position: int64 for every input dtype */
     VA_DOMAIN_MAX_ENUM = 0x7fffffff
 } va_domain;
 
@@ -219,6 +221,16 @@ va_status va_copy_convert(int device, const va_array *src, const va_array *dst);
 va_status va_reduce(int device, va_op op, const va_array *a, void *result);
 /* The same, written to device memory `result` on the library's stream: no wait. */
 va_status va_reduce_async(int device, va_op op, const va_array *a, void *result);
+/* The reduction `op` of `a` over its axes axes[0..naxes) (distinct, in
+ * [0, a->ndim); naxes 0 reduces nothing, a conversion to the result dtype),
+ * written to the device view `out` on the library's stream: no wait. `out` has
+ * the op's result dtype (va_op_dtypes) and a's shape without the reduced axes,
+ * or with 1 in their place (keepdims); any strides. Averaging ops (mean) give
+ * NaN for an empty reduction; ops with no identity (max, min) fail with
+ * VA_ERROR_INVALID_VALUE when the reduced axes hold no element, as NumPy.
+ * Results are deterministic: the same order of combination on every run. */
+va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
+                         const va_array *out);
 /* va_reduce with op "sum": int64 for bool and integer dtypes, float32 or double for floats. */
 va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
