@@ -175,6 +175,11 @@ def main():
                    "--disable-deadline", "--xfails-file", XFAILS,
                    "--json-report", "--json-report-file", report, "--json-report-omit", "log",
                    ] + ["array_api_tests/" + GROUPS[g] for g in groups] + args.pytest_args
+        # pytest reports a conftest that fails to import as unknown options: say why first.
+        probe = subprocess.run([args.python, "-c", "import conftest"], cwd=copy, env=env,
+                               capture_output=True, text=True)
+        if probe.returncode != 0:
+            sys.exit("the suite's conftest.py does not import:\n" + probe.stderr)
         print("+", " ".join(command), flush=True)
         rc = subprocess.run(command, cwd=copy, env=env).returncode
         versions = subprocess.run(
