@@ -173,7 +173,7 @@ def main():
                    "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
                    "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
                    "--disable-deadline", "--xfails-file", XFAILS,
-                   "--json-report", "--json-report-file", report, "--json-report-omit", "log",
+                   "--json-report", "--json-report-file", report,
                    ] + ["array_api_tests/" + GROUPS[g] for g in groups] + args.pytest_args
         # pytest reports a conftest that fails to import as unknown options: say why first.
         probe = subprocess.run([args.python, "-c", "import conftest"], cwd=copy, env=env,
