@@ -1,9 +1,9 @@
 """DeviceArray over ``distributed``: serializers, and pickling through the host.
 
 - ``cuda`` family (UCX and other comms that move device memory): the header is the
-  array's ``__cuda_array_interface__`` (shape, typestr, strides of a C-contiguous
-  copy where the array is not), the one frame a byte view of the device buffer
-  itself, so the bytes never pass through the host. Received frames are any
+  array's shape and typestr (of a C-contiguous copy where the array is not), the
+  one frame the device buffer itself as bytes (an object exporting
+  ``__cuda_array_interface__``), so the bytes never pass through the host. Received frames are any
   object exporting ``__cuda_array_interface__`` (an RMM DeviceBuffer, a Numba or
   CuPy array): the DeviceArray is a zero-copy view that keeps the frame alive.
 - ``dask`` family (TCP): the same header, the frame a host copy.
@@ -25,6 +25,8 @@ class _Interface:
 
     def __init__(self, owner, ptr, shape, typestr, strides=None):
         self.owner = owner
+        # distributed's comms size a frame by its nbytes.
+        self.nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(typestr).itemsize
         self.__cuda_array_interface__ = {
             "version": 3, "shape": tuple(shape), "typestr": typestr, "strides": strides,
             "data": (ptr, False), "stream": None,
@@ -49,9 +51,10 @@ def cuda_serialize_devicearray(x):
     x = _contiguous(x)
     # The frame is read on another stream (the comm's): the array must be complete.
     _core.synchronize()
+    # The frame is the buffer as bytes, as distributed makes it for CuPy (a DeviceArray
+    # cannot be one: it has no uint8), keeping x alive while the comm sends it.
     ptr = x.__cuda_array_interface__["data"][0]
-    frame = _core.asarray(_Interface(x, ptr, (x.nbytes,), "|u1"))
-    return _header(x), [frame]
+    return _header(x), [_Interface(x, ptr, (x.nbytes,), "|u1")]
 
 
 def _frame_pointer(frame):
