@@ -713,6 +713,7 @@ def build_cases(b, libs):
                       [time_ratio("myModule", "NumPy", "<=", 1.5, "<= 1.5x NumPy's time")]))
 
     cases += op_table_cases(b, libs)
+    cases += __import__("dask_rows").cases(b, libs)  # Dask arrays (bench/dask_rows.py)
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),
