@@ -81,13 +81,20 @@ def main(argv=None):
                    help="a distributed.LocalCluster of 2 processes and NumPy chunks (no GPU)")
     p.add_argument("--workers", type=int, default=None, help="GPUs (default all) or CPU workers (2)")
     p.add_argument("--check", choices=["period", "chunks", "none"], default="period")
+    p.add_argument("--timeout", type=float, default=None, help="seconds before giving up")
     args = p.parse_args(argv)
     import myModule as mm
     from distributed import Client
     import myModule.dask  # noqa: F401
     n = int(args.gb * 1e9) // 8
+    # The workers are new processes: they import this tree's myModule, and this file
+    # where make_chunk travels by reference (imported as a module, not run as a script).
+    # Spawned processes take this one's sys.path; PYTHONPATH is for the others.
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.append(here)
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(os.path.abspath(mm.__file__)))] +
+        [os.path.dirname(os.path.dirname(os.path.abspath(mm.__file__))), here] +
         [q for q in os.environ.get("PYTHONPATH", "").split(os.pathsep) if q])
     if args.cpu:
         from distributed import LocalCluster
@@ -106,7 +113,7 @@ def main(argv=None):
         print("((x + 1) * y).sum(): x, y float64, %d elements each (%.1f GB each), %d chunks, "
               "%d %s worker(s)" % (n, n * 8 / 1e9, x.numblocks[0], workers, "CPU" if args.cpu else "GPU"))
         start = time.perf_counter()
-        got = client.compute(total).result()
+        got = client.compute(total).result(timeout=args.timeout)
         took = time.perf_counter() - start
     print("result %.17g in %.2f s: %.1f GB/s of x and y read" % (got, took, 2 * n * 8 / 1e9 / took))
     if args.check == "none":

@@ -16,6 +16,10 @@ distributed = pytest.importorskip("distributed", reason="distributed is not inst
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
+#: Seconds a computation may take before the test fails rather than hangs (a worker
+#: that cannot import what a task needs dies and is restarted, again and again).
+TIMEOUT = 120
+
 
 @pytest.fixture(scope="module")
 def client():
@@ -85,14 +89,14 @@ def test_binary_on_cluster(client, rng, name):
     b = positive(rng, (300, 70), np.float64)
     x = da.from_array(a, chunks=(100, 30))
     y = da.from_array(b, chunks=(75, 70))  # other chunks: Dask aligns them
-    assert_equal_numpy(client.compute(getattr(mm, name)(x, y)).result(), numpy_of(name)(a, b))
+    assert_equal_numpy(client.compute(getattr(mm, name)(x, y)).result(timeout=TIMEOUT), numpy_of(name)(a, b))
 
 
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_on_cluster(client, rng, name):
     a = positive(rng, (1000,), np.float32)
     x = da.from_array(a, chunks=300)
-    assert_equal_numpy(client.compute(getattr(mm, name)(x)).result(), numpy_of(name)(a))
+    assert_equal_numpy(client.compute(getattr(mm, name)(x)).result(timeout=TIMEOUT), numpy_of(name)(a))
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.bool_])
@@ -103,7 +107,7 @@ def test_dtypes_promote_as_numpy(client, rng, dtype):
     for got, expected in [(mm.multiply(x, b), a * b), (mm.add(x, 3), a + 3),
                           (mm.less(x, 2), a < 2)]:
         assert got.dtype == expected.dtype
-        assert_equal_numpy(client.compute(got).result(), expected)
+        assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), expected)
 
 
 def test_broadcasting_numpy_and_scalars(client, rng):
@@ -114,12 +118,12 @@ def test_broadcasting_numpy_and_scalars(client, rng):
     y = da.from_array(b, chunks=(3, 1))
     got = mm.add(mm.multiply(x, y), c)  # dask * dask (broadcast), + NumPy array
     assert got.shape == (60, 8, 5)
-    assert_equal_numpy(client.compute(got).result(), a * b + c)
+    assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), a * b + c)
     weak = mm.subtract(x, 2.5)  # a Python float stays weak: float32
     assert weak.dtype == np.float32
-    assert_equal_numpy(client.compute(weak).result(), a - 2.5)
+    assert_equal_numpy(client.compute(weak).result(timeout=TIMEOUT), a - 2.5)
     strong = mm.add(x, np.float64(1))  # NumPy scalars keep their dtype
-    assert_equal_numpy(client.compute(strong).result(), a + np.float64(1))
+    assert_equal_numpy(client.compute(strong).result(timeout=TIMEOUT), a + np.float64(1))
 
 
 def test_where_and_axpy(client, rng):
@@ -127,9 +131,9 @@ def test_where_and_axpy(client, rng):
     b = positive(rng, (500,), np.float64)
     x, y = da.from_array(a, chunks=128), da.from_array(b, chunks=200)
     got = mm.where(mm.greater(x, 1.0), x, y)
-    assert_equal_numpy(client.compute(got).result(), np.where(a > 1.0, a, b))
+    assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), np.where(a > 1.0, a, b))
     got = mm.axpy(3.0, x, y=y)
-    assert_equal_numpy(client.compute(got).result(), 3.0 * a + b)
+    assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), 3.0 * a + b)
 
 
 def test_dask_operators_with_myModule(client, rng):
@@ -137,7 +141,7 @@ def test_dask_operators_with_myModule(client, rng):
     a = positive(rng, (1000,), np.float64)
     x = da.from_array(a, chunks=256)
     got = mm.sqrt(x * 2 + 1) - x
-    assert_equal_numpy(client.compute(got).result(), np.sqrt(a * 2 + 1) - a)
+    assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), np.sqrt(a * 2 + 1) - a)
 
 
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
@@ -150,7 +154,7 @@ def test_full_reductions_on_cluster(client, rng, name, dtype):
     got = getattr(mm, name)(x)
     expected = getattr(np, name)(a)
     assert got.dtype == expected.dtype and got.shape == ()
-    value = client.compute(got).result()
+    value = client.compute(got).result(timeout=TIMEOUT)
     assert type(value) is type(expected)
     np.testing.assert_allclose(value, expected, rtol=1e-5 if a.dtype == np.float32 else 1e-12)
 
@@ -160,8 +164,8 @@ def test_full_reduction_of_nd_keepdims(client, rng):
     x = da.from_array(a, chunks=(7, 9, 4))
     got = mm.sum(x, keepdims=True)
     assert got.shape == (1, 1, 1)
-    assert_equal_numpy(client.compute(got).result(), np.sum(a, keepdims=True))
-    assert_equal_numpy(client.compute(mm.max(x, axis=(0, 1, 2))).result(), np.max(a))
+    assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), np.sum(a, keepdims=True))
+    assert_equal_numpy(client.compute(mm.max(x, axis=(0, 1, 2))).result(timeout=TIMEOUT), np.max(a))
 
 
 def _reductions_take_axis():
@@ -182,14 +186,14 @@ def test_axis_reductions_on_cluster(client, rng, axis, keepdims):
         got = getattr(mm, name)(x, axis=axis, keepdims=keepdims)
         expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
         assert got.shape == expected.shape
-        assert_equal_numpy(client.compute(got).result(), expected)
+        assert_equal_numpy(client.compute(got).result(timeout=TIMEOUT), expected)
 
 
 def test_device_cpu_passes_to_the_chunks(client, rng):
     a = positive(rng, (100,), np.float64)
     x = da.from_array(a, chunks=30)
-    assert_equal_numpy(client.compute(mm.add(x, x, device="cpu")).result(), a + a)
-    assert_equal_numpy(client.compute(mm.sum(x, device="cpu")).result(), np.sum(a))
+    assert_equal_numpy(client.compute(mm.add(x, x, device="cpu")).result(timeout=TIMEOUT), a + a)
+    assert_equal_numpy(client.compute(mm.sum(x, device="cpu")).result(timeout=TIMEOUT), np.sum(a))
 
 
 def test_errors_at_graph_time():
@@ -215,3 +219,21 @@ def test_numpy_inputs_still_compute_at_once():
     a = np.arange(5.0)
     assert type(mm.add(a, a)) is np.ndarray
     assert type(mm.sum(a)) is np.float64
+
+
+# A second scheduler's HTTP server (health, metrics) finds the module's cluster on 8787.
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+def test_bench_pipeline_small_equals_numpy(capsys):
+    """bench/dask_pipeline.py, tried small on the CPU: its chunks made on the workers
+    equal NumPy's recomputation of every chunk."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import dask_pipeline
+    finally:
+        sys.path.pop(0)
+    assert dask_pipeline.main(["--gb", "0.004", "--chunk", "100000", "--cpu",
+                               "--check", "chunks", "--timeout", str(TIMEOUT)]) == 0
+    assert "equal to NumPy's" in capsys.readouterr().out
+    n = 12345678
+    assert dask_pipeline.numpy_by_period(n) == pytest.approx(
+        dask_pipeline.numpy_by_chunks(n, 1 << 20), rel=1e-12)

@@ -126,7 +126,7 @@ def test_local_cuda_cluster_one_worker_per_gpu(cuda_client, rng):
     # worker processes through the serializers registered by myModule.dask.
     x, y = device_chunks(a, (500, 50)), device_chunks(b, (800, 25))
     z = mm.multiply(mm.add(x, 1.0), y)
-    got = cuda_client.compute(z).result()
+    got = cuda_client.compute(z).result(timeout=300)
     np.testing.assert_array_equal(host(got), (a + 1.0) * b)
-    total = cuda_client.compute(mm.sum(z)).result()
+    total = cuda_client.compute(mm.sum(z)).result(timeout=300)
     np.testing.assert_allclose(total, ((a + 1.0) * b).sum(), rtol=1e-12)
