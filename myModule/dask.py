@@ -36,6 +36,7 @@ import dask
 import dask.array as da
 from dask.array import dispatch as _dispatch_hooks
 from dask.array.chunk_types import register_chunk_type
+from dask.base import normalize_token
 from dask.sizeof import sizeof
 
 from . import _core
@@ -275,6 +276,12 @@ def register():
         return
     register_chunk_type(DeviceArray)
     sizeof.register(DeviceArray)(lambda x: int(x.nbytes))
+    # Dask names a graph's keys from its inputs' tokens; its default for an unknown
+    # object pickles it, here a copy of the whole array to the host. The object's
+    # identity is enough: a graph that names an array holds it, so its id is not reused.
+    normalize_token.register(DeviceArray)(
+        lambda x: ("myModule.DeviceArray", id(x), x.__cuda_array_interface__["data"][0],
+                   x.shape, x.strides, x.dtype.str))
     _dispatch_hooks.concatenate_lookup.register(DeviceArray)(_concatenate)
     _dispatch_hooks.empty_lookup.register(DeviceArray)(
         lambda shape, dtype=float, **kw: _core.empty(shape, dtype=dtype))

@@ -130,3 +130,13 @@ def test_local_cuda_cluster_one_worker_per_gpu(cuda_client, rng):
     np.testing.assert_array_equal(host(got), (a + 1.0) * b)
     total = cuda_client.compute(mm.sum(z)).result(timeout=300)
     np.testing.assert_allclose(total, ((a + 1.0) * b).sum(), rtol=1e-12)
+
+
+def test_tokenize_by_identity():
+    """Dask's tokens for DeviceArrays come from the object, not from a host copy."""
+    from dask.base import tokenize
+    import myModule.dask  # noqa: F401 (registers)
+    d = mm.to_device(np.arange(10.0))
+    e = mm.to_device(np.arange(10.0))
+    assert tokenize(d) == tokenize(d) != tokenize(e)
+    assert tokenize(d[1:]) != tokenize(d)
