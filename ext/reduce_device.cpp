@@ -102,6 +102,22 @@ static int convert_into(DeviceArrayObject *src, DeviceArrayObject *dst)
     return 0;
 }
 
+va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out)
+{
+    const va_domain domain = va_op_get(op)->domain;
+    /* Integer targets are left out: an integer loop wraps as the int64 one then
+     * cast does. np.mean asks for float64 itself for bool and integers. */
+    if (domain == VA_DOMAIN_SUM) {
+        const int safe = (in == VA_BOOL && (out == VA_FLOAT32 || out == VA_FLOAT64)) ||
+                         ((in == VA_INT32 || in == VA_FLOAT32) && out == VA_FLOAT64);
+        return safe ? out : VA_DTYPE_COUNT;
+    }
+    if (domain == VA_DOMAIN_MEAN && in == VA_FLOAT32 && out == VA_FLOAT64) {
+        return out;
+    }
+    return VA_DTYPE_COUNT;
+}
+
 PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOptions *opt)
 {
     const va_op_info *info = va_op_get(op);
@@ -111,7 +127,7 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
     int32_t axes32[VA_MAX_NDIM];
     int naxes = 0, ndim = a->ndim, rdim = 0;
     int64_t shape[VA_MAX_NDIM], count = 1;
-    va_dtype compute, natural, final;
+    va_dtype compute, natural, final, from_out;
     va_status st;
 
     if (opt->axis == NULL || opt->axis == Py_None) {
@@ -139,16 +155,6 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
     if (count == 0 && !info->has_identity) {
         raise_empty(op);
         return NULL;
-    }
-    /* dtype= is what NumPy accumulates in and returns: the input is taken in it. */
-    final = opt->dtype_given ? opt->dtype : a->dtype;
-    if (va_op_dtypes(op, 1, &final, NULL, &compute, &natural) != VA_SUCCESS) {
-        va_weak strong = VA_STRONG;
-        raise_no_loop(op, 1, &final, &strong);
-        return NULL;
-    }
-    if (!opt->dtype_given) {
-        final = natural;
     }
     if (opt->out != NULL && opt->out != Py_None) {
         if (DeviceArray_Check(opt->out)) {
@@ -182,6 +188,22 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
             PyErr_Format(PyExc_ValueError, "out is on GPU %d, the input on GPU %d", out->device, a->device);
             goto fail;
         }
+    }
+    /* dtype= (or out='s, where NumPy takes it) is what NumPy accumulates in and
+     * returns: the input is taken in it. */
+    final = opt->dtype_given ? opt->dtype : a->dtype;
+    from_out = !opt->dtype_given && out != NULL ? reduction_dtype_for_out(op, a->dtype, out->dtype)
+                                                : VA_DTYPE_COUNT;
+    if (from_out != VA_DTYPE_COUNT) {
+        final = from_out;
+    }
+    if (va_op_dtypes(op, 1, &final, NULL, &compute, &natural) != VA_SUCCESS) {
+        va_weak strong = VA_STRONG;
+        raise_no_loop(op, 1, &final, &strong);
+        goto fail;
+    }
+    if (!opt->dtype_given && from_out == VA_DTYPE_COUNT) {
+        final = natural;
     }
     if (count == 0 && info->domain == VA_DOMAIN_MEAN &&
         PyErr_WarnEx(PyExc_RuntimeWarning, "Mean of empty slice.", 1) < 0) {
