@@ -102,18 +102,37 @@ static int convert_into(DeviceArrayObject *src, DeviceArrayObject *dst)
     return 0;
 }
 
+/* NumPy's promotion of two of the supported dtypes. */
+static va_dtype promote(va_dtype a, va_dtype b)
+{
+    if (a == b || b == VA_BOOL) {
+        return a;
+    }
+    if (a == VA_BOOL) {
+        return b;
+    }
+    const int a_float = a == VA_FLOAT32 || a == VA_FLOAT64, b_float = b == VA_FLOAT32 || b == VA_FLOAT64;
+    if (a_float != b_float) {
+        return VA_FLOAT64;  /* int32 or int64 with either float */
+    }
+    return a_float ? VA_FLOAT64 : VA_INT64;
+}
+
 va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out)
 {
     const va_domain domain = va_op_get(op)->domain;
-    /* Integer targets are left out: an integer loop wraps as the int64 one then
-     * cast does. np.mean asks for float64 itself for bool and integers. */
+    va_dtype compute, natural;
     if (domain == VA_DOMAIN_SUM) {
-        const int safe = (in == VA_BOOL && (out == VA_FLOAT32 || out == VA_FLOAT64)) ||
-                         ((in == VA_INT32 || in == VA_FLOAT32) && out == VA_FLOAT64);
-        return safe ? out : VA_DTYPE_COUNT;
+        if (va_op_dtypes(op, 1, &in, NULL, &compute, &natural) != VA_SUCCESS) {
+            return VA_DTYPE_COUNT;
+        }
+        const va_dtype loop = promote(in, out);
+        return loop == natural ? VA_DTYPE_COUNT : loop;
     }
-    if (domain == VA_DOMAIN_MEAN && in == VA_FLOAT32 && out == VA_FLOAT64) {
-        return out;
+    /* np.mean asks for float64 itself for bool and integers. */
+    if (domain == VA_DOMAIN_MEAN && (in == VA_FLOAT32 || in == VA_FLOAT64)) {
+        const va_dtype loop = promote(in, out);
+        return loop == in ? VA_DTYPE_COUNT : loop;
     }
     return VA_DTYPE_COUNT;
 }
@@ -189,7 +208,7 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
             goto fail;
         }
     }
-    /* dtype= (or out='s, where NumPy takes it) is what NumPy accumulates in and
+    /* dtype= (or the loop out= picks, as NumPy's) is what NumPy accumulates in and
      * returns: the input is taken in it. */
     final = opt->dtype_given ? opt->dtype : a->dtype;
     from_out = !opt->dtype_given && out != NULL ? reduction_dtype_for_out(op, a->dtype, out->dtype)

@@ -348,13 +348,17 @@ def test_dtype_out_and_errors_on_the_device(rng):
 
 
 def out_dtype_cases():
-    """(name, input, out dtype) where NumPy computes in out='s dtype (a safe cast
-    there) or in the natural loop cast into out (the rest): the results differ."""
+    """(name, input, out dtype): NumPy computes in the input's and out='s dtypes
+    promoted, where the natural loop cast into out would differ (int32 values
+    summing to 2**32 are 0 in int32, so False into a bool out)."""
     f32 = np.array([[2.5, 1e3, 3.0], [0.6, 3.0, 1e-3], [1.5, -1e3, 7.0]], np.float32)
     i32 = (np.arange(1, 13, dtype=np.int32).reshape(3, 4) * 300_000_000)
     big = np.array([[2**24, 3], [1, 5], [1, -7]], np.int64)
+    wraps = np.array([[2**31 - 1, 5], [2**31 - 1, -5], [2, 0]], np.int32)
     for name in TAKES_DTYPE:
-        for x in (f32, i32, big, i32 % 2 == 0):
+        # (np.mean casts the sum into an integer out= before dividing: a sum past
+        # int32 wraps there; not followed)
+        for x in (f32, i32, big, i32 % 2 == 0) + ((wraps,) if name != "mean" else ()):
             for od in (np.bool_, np.int32, np.int64, np.float32, np.float64):
                 yield name, x, np.dtype(od)
 
@@ -362,9 +366,10 @@ def out_dtype_cases():
 @pytest.mark.gpu
 @GPU_MARKS[1]
 def test_out_dtype_picks_the_loop_on_the_device():
-    """NumPy's sum/prod take out='s dtype as the loop when the input casts to it
-    safely (np.prod(int32, out=float64) multiplies in float64, not int64 wrapped);
-    np.mean of float32 into float64 sums in float64. Device and host out= alike."""
+    """Without dtype=, NumPy's sum/prod run the loop of the input's and out='s
+    dtypes promoted (np.prod(int32, out=float32) multiplies in float64, not in
+    int64 wrapped); np.mean of float32 into float64 sums in float64. Device and
+    host out= alike."""
     for name, x, od in out_dtype_cases():
         fn, ref = getattr(mm, name), reference(name)
         for axis in (None, 0):
