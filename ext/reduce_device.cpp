@@ -102,6 +102,41 @@ static int convert_into(DeviceArrayObject *src, DeviceArrayObject *dst)
     return 0;
 }
 
+/* NumPy's promotion of two of the supported dtypes. */
+static va_dtype promote(va_dtype a, va_dtype b)
+{
+    if (a == b || b == VA_BOOL) {
+        return a;
+    }
+    if (a == VA_BOOL) {
+        return b;
+    }
+    const int a_float = a == VA_FLOAT32 || a == VA_FLOAT64, b_float = b == VA_FLOAT32 || b == VA_FLOAT64;
+    if (a_float != b_float) {
+        return VA_FLOAT64;  /* int32 or int64 with either float */
+    }
+    return a_float ? VA_FLOAT64 : VA_INT64;
+}
+
+va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out)
+{
+    const va_domain domain = va_op_get(op)->domain;
+    va_dtype compute, natural;
+    if (domain == VA_DOMAIN_SUM) {
+        if (va_op_dtypes(op, 1, &in, NULL, &compute, &natural) != VA_SUCCESS) {
+            return VA_DTYPE_COUNT;
+        }
+        const va_dtype loop = promote(in, out);
+        return loop == natural ? VA_DTYPE_COUNT : loop;
+    }
+    /* np.mean asks for float64 itself for bool and integers. */
+    if (domain == VA_DOMAIN_MEAN && (in == VA_FLOAT32 || in == VA_FLOAT64)) {
+        const va_dtype loop = promote(in, out);
+        return loop == in ? VA_DTYPE_COUNT : loop;
+    }
+    return VA_DTYPE_COUNT;
+}
+
 PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOptions *opt)
 {
     const va_op_info *info = va_op_get(op);
@@ -111,7 +146,7 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
     int32_t axes32[VA_MAX_NDIM];
     int naxes = 0, ndim = a->ndim, rdim = 0;
     int64_t shape[VA_MAX_NDIM], count = 1;
-    va_dtype compute, natural, final;
+    va_dtype compute, natural, final, from_out;
     va_status st;
 
     if (opt->axis == NULL || opt->axis == Py_None) {
@@ -139,16 +174,6 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
     if (count == 0 && !info->has_identity) {
         raise_empty(op);
         return NULL;
-    }
-    /* dtype= is what NumPy accumulates in and returns: the input is taken in it. */
-    final = opt->dtype_given ? opt->dtype : a->dtype;
-    if (va_op_dtypes(op, 1, &final, NULL, &compute, &natural) != VA_SUCCESS) {
-        va_weak strong = VA_STRONG;
-        raise_no_loop(op, 1, &final, &strong);
-        return NULL;
-    }
-    if (!opt->dtype_given) {
-        final = natural;
     }
     if (opt->out != NULL && opt->out != Py_None) {
         if (DeviceArray_Check(opt->out)) {
@@ -182,6 +207,22 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
             PyErr_Format(PyExc_ValueError, "out is on GPU %d, the input on GPU %d", out->device, a->device);
             goto fail;
         }
+    }
+    /* dtype= (or the loop out= picks, as NumPy's) is what NumPy accumulates in and
+     * returns: the input is taken in it. */
+    final = opt->dtype_given ? opt->dtype : a->dtype;
+    from_out = !opt->dtype_given && out != NULL ? reduction_dtype_for_out(op, a->dtype, out->dtype)
+                                                : VA_DTYPE_COUNT;
+    if (from_out != VA_DTYPE_COUNT) {
+        final = from_out;
+    }
+    if (va_op_dtypes(op, 1, &final, NULL, &compute, &natural) != VA_SUCCESS) {
+        va_weak strong = VA_STRONG;
+        raise_no_loop(op, 1, &final, &strong);
+        goto fail;
+    }
+    if (!opt->dtype_given && from_out == VA_DTYPE_COUNT) {
+        final = natural;
     }
     if (count == 0 && info->domain == VA_DOMAIN_MEAN &&
         PyErr_WarnEx(PyExc_RuntimeWarning, "Mean of empty slice.", 1) < 0) {

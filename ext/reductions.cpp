@@ -170,9 +170,19 @@ static PyObject *reduce_host_on_gpu(va_op op, const Operand *a, va_dtype dtype, 
     if (dev == NULL) {
         return NULL;
     }
-    opt->out = NULL;
-    reduced = reduce_device_array(op, dev, opt);
-    opt->out = user_out;
+    {
+        /* The NumPy out= is filled from a new device result: its dtype picks the
+         * loop as a device out= would. */
+        ReduceOptions device_opt = *opt;
+        device_opt.out = NULL;
+        va_dtype out_dtype;
+        if (user_out != NULL && user_out != Py_None && !opt->dtype_given &&
+            va_dtype_from_descr(PyArray_DESCR((PyArrayObject *)user_out), &out_dtype) == 0) {
+            device_opt.dtype = reduction_dtype_for_out(op, dtype, out_dtype);
+            device_opt.dtype_given = device_opt.dtype != VA_DTYPE_COUNT;
+        }
+        reduced = reduce_device_array(op, dev, &device_opt);
+    }
     if (reduced == NULL) {
         goto fail;
     }

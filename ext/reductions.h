@@ -23,6 +23,11 @@ PyObject *reduction_call(va_op op, PyObject *self, PyObject *const *args, Py_ssi
 PyObject *reduction_objects(va_op op, PyObject *a, Where where);
 /* reduce_device.cpp: the GPU side for data already there. */
 PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOptions *options);
+/* The dtype NumPy's sum/prod/mean computes in when given out= of dtype `out`
+ * and no dtype=: its reduction takes the loop of the input's and out='s dtypes
+ * promoted (np.prod(int32, out=float32) multiplies in float64, not in int64
+ * wrapped), or VA_DTYPE_COUNT where that is the natural loop. */
+va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out);
 /* The docstring of a reduction's function (malloc'ed; NULL when out of memory). */
 char *reduction_doc(const va_op_info *info);
 /* Adds each reduction of the table as a DeviceArray method. */

@@ -7,7 +7,7 @@ struct Mean {
     static constexpr bool averages = true;
 
     template <typename A>
-    __device__ static A neutral() { return -A(0); }  // IEEE's exact identity, as sum's
+    __device__ static A neutral() { return A(0); }  // +0.0, as sum's (NumPy 2)
 
     template <typename A>
     __device__ A operator()(A x, A y) const { return x + y; }

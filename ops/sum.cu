@@ -1,15 +1,12 @@
 // sum: numpy.sum. bool and integers accumulate in int64 (wrapping as NumPy's);
-// floats in double, rounded once to the input's type. Floats start from -0.0,
-// the exact identity of IEEE addition (a sum of -0.0 stays -0.0, as NumPy's
-// that starts from the first element); an empty sum is +0.0 (finish()).
+// floats in double, rounded once to the input's type. Floats start from +0.0,
+// NumPy 2's identity of add: a sum of -0.0 alone is +0.0 there on every path
+// (full, over any axes, empty), so it is here too.
 #include "op_declare.cuh"
 
 struct Sum {
     template <typename A>
-    __device__ static A neutral() {
-        if constexpr (std::is_floating_point<A>::value) return -A(0);
-        else return A(0);
-    }
+    __device__ static A neutral() { return A(0); }
 
     template <typename A>
     __device__ A operator()(A x, A y) const {

@@ -145,14 +145,15 @@ def test_sum_of_array_likes_and_scalars(device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_sum_zero_sign(device):
-    """-0.0 + -0.0 is -0.0 (NumPy starts an empty sum at +0.0, a one-element sum
-    is the element)."""
+    """NumPy 2 starts a float sum from its identity +0.0, so sums of -0.0 alone
+    are +0.0 (NumPy 1 returned the lone element, -0.0): the sign is NumPy's."""
     for dtype in FLOAT_DTYPES:
-        x = np.array([-0.0], dtype=dtype)
-        got = myModule.sum(x, device=device)
-        assert got == 0 and np.signbit(got) == np.signbit(np.sum(x))
-        got = myModule.sum(np.zeros(0, dtype), device=device)
-        assert got == 0 and not np.signbit(got) and got.dtype == dtype
+        for x in (np.array([-0.0], dtype), np.full(1000, -0.0, dtype), np.zeros(0, dtype)):
+            got, expected = myModule.sum(x, device=device), np.sum(x)
+            assert got == 0 and got.dtype == expected.dtype == dtype
+            assert np.signbit(got) == np.signbit(expected), (x.size, got, expected)
+            mean = myModule.mean(x, device=device) if x.size else np.float64(0)
+            assert x.size == 0 or np.signbit(mean) == np.signbit(np.mean(x))
 
 
 # ------------------------------------------------------------ trace

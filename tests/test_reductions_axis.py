@@ -2,9 +2,9 @@
 mean, argmax, argmin) against NumPy as the oracle.
 
 Values, dtypes and shapes are NumPy's: ints, bool and max/min/argmax/argmin
-exactly (NaN wins, first occurrence for arg*); float sums and means within the
-rounding of a tree sum (rtol * sum(|x|) along the reduced axes), products within
-rtol * |result|. Axes None, each int, negative, tuples, all and (); keepdims;
+exactly (NaN wins, first occurrence for arg*); float sums and means within
+the bound on any order of summation (2 * n * u * sum(|x|) along the n reduced
+elements, see check()), products within rtol * |result|. Axes None, each int, negative, tuples, all and (); keepdims;
 dtype= (sum, prod, mean); out=. Layouts: C, Fortran, transposed, reversed,
 strided, broadcast. Errors: AxisError / ValueError / TypeError as NumPy's.
 
@@ -133,13 +133,20 @@ def check(name, got, expected, x, axis, keepdims):
     special = ~np.isfinite(e)
     np.testing.assert_array_equal(g[special], e[special])
     xa = np.abs(np.asarray(x, np.float64))
-    if name == "sum":
-        scale = np.sum(xa, axis=axis, keepdims=keepdims)
-    elif name == "mean":
-        scale = np.mean(xa, axis=axis, keepdims=keepdims) if xa.size else np.zeros(e.shape)
+    if name in ("sum", "mean"):
+        # Any order of summing n values in precision u (NumPy's pairwise, its
+        # running sum along a strided axis, our tree) is within gamma_(n-1) *
+        # sum|x| of the exact sum (Higham, Accuracy and Stability of Numerical
+        # Algorithms, 2nd ed., eq. 4.4); NumPy's float32 sum and mean accumulate
+        # in float32, ours in double, both end with a rounding: 2 * n * u bounds
+        # the difference, over the count again for a mean.
+        n = max(reduced_count(np.shape(x), axis), 1)
+        u = np.finfo(e.dtype).eps / 2
+        rtol = 2 * n * u
+        scale = np.sum(xa, axis=axis, keepdims=keepdims) / (n if name == "mean" else 1)
     else:  # products: NumPy multiplies in the input's type, one rounding per element
-        scale = np.abs(e.astype(np.float64)) * 100
-    tol = RTOL[e.dtype] * np.asarray(scale) + np.finfo(e.dtype).tiny
+        rtol, scale = RTOL[e.dtype], np.abs(e.astype(np.float64)) * 100
+    tol = rtol * np.asarray(scale) + np.finfo(e.dtype).tiny
     err = np.abs(g.astype(np.float64) - e.astype(np.float64))
     bad = (err > tol) & ~special
     assert not bad.any(), "%s: off by %s > %s" % (name, err[bad][:3], np.asarray(tol)[bad][:3])
@@ -271,12 +278,17 @@ def test_special_values_on_the_device():
                 x = f.astype(dtype)
                 check(name, getattr(mm, name)(mm.to_device(x), axis=axis), reference(name)(x, axis=axis),
                       x, axis, False)
-    # sums of -0.0 stay -0.0; an empty sum is +0.0
+    # sums and means of -0.0 alone: NumPy 2 starts from +0.0 whatever the path (full,
+    # over a strided axis, over the fast axis, over none); an empty sum is +0.0
     for dtype in (np.float32, np.float64):
         z = np.full((3, 4), -0.0, dtype)
-        for axis in (None, 0, 1):
-            got = mm.sum(mm.to_device(z), axis=axis).get()
-            assert np.signbit(got).all() and np.signbit(np.sum(z, axis=axis)).all()
+        for layout in ("C", "F", "reversed", "broadcast"):
+            dz = layout_of(z, layout, mm)
+            for axis in (None, 0, 1, (0, 1), ()):
+                for name in ("sum", "mean"):
+                    got = getattr(mm, name)(dz, axis=axis).get()
+                    expected = reference(name)(layout_of(z, layout, np), axis=axis)
+                    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
         e = mm.sum(mm.to_device(np.empty((0, 3), dtype)), axis=0).get()
         assert not np.signbit(e).any()
     ii = np.iinfo(np.int64)
@@ -335,6 +347,47 @@ def test_dtype_out_and_errors_on_the_device(rng):
     np.testing.assert_array_equal(a.get()[0], np.arange(12.0).reshape(3, 4).sum(axis=0))
 
 
+def out_dtype_cases():
+    """(name, input, out dtype): NumPy computes in the input's and out='s dtypes
+    promoted, where the natural loop cast into out would differ (int32 values
+    summing to 2**32 are 0 in int32, so False into a bool out)."""
+    f32 = np.array([[2.5, 1e3, 3.0], [0.6, 3.0, 1e-3], [1.5, -1e3, 7.0]], np.float32)
+    i32 = (np.arange(1, 13, dtype=np.int32).reshape(3, 4) * 300_000_000)
+    big = np.array([[2**24, 3], [1, 5], [1, -7]], np.int64)
+    wraps = np.array([[2**31 - 1, 5], [2**31 - 1, -5], [2, 0]], np.int32)
+    for name in TAKES_DTYPE:
+        # (np.mean casts the sum into an integer out= before dividing: a sum past
+        # int32 wraps there; not followed)
+        for x in (f32, i32, big, i32 % 2 == 0) + ((wraps,) if name != "mean" else ()):
+            for od in (np.bool_, np.int32, np.int64, np.float32, np.float64):
+                yield name, x, np.dtype(od)
+
+
+@pytest.mark.gpu
+@GPU_MARKS[1]
+def test_out_dtype_picks_the_loop_on_the_device():
+    """Without dtype=, NumPy's sum/prod run the loop of the input's and out='s
+    dtypes promoted (np.prod(int32, out=float32) multiplies in float64, not in
+    int64 wrapped); np.mean of float32 into float64 sums in float64. Device and
+    host out= alike."""
+    for name, x, od in out_dtype_cases():
+        fn, ref = getattr(mm, name), reference(name)
+        for axis in (None, 0):
+            shape = () if axis is None else x.shape[1:]
+            expected = ref(x, axis=axis, out=np.zeros(shape, od))
+            out = mm.zeros(shape, dtype=od)
+            assert fn(mm.to_device(x), axis=axis, out=out) is out
+            host_out = np.zeros(shape, od)
+            assert fn(x, axis=axis, out=host_out, device="cuda") is host_out
+            for got in (out.get(), host_out):
+                if x.dtype == np.float32 and od == np.float64 and name != "prod":
+                    # float64 sums of three float32 values are exact: any loop in
+                    # float32 would round them
+                    np.testing.assert_array_equal(got, expected, strict=True)
+                else:
+                    check(name, got, expected, x.astype(np.float64), axis, False)
+
+
 @pytest.mark.gpu
 @GPU_MARKS[1]
 def test_large_reductions_are_deterministic_and_close(rng):
@@ -354,3 +407,30 @@ def test_large_reductions_are_deterministic_and_close(rng):
         for name in NAMES:
             check(name, getattr(mm, name)(mm.to_device(x), axis=axis), reference(name)(x, axis=axis), x, axis,
                   False)
+
+
+@pytest.mark.gpu
+@GPU_MARKS[1]
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_full_argmax_long_on_the_device(dtype, rng):
+    """The one-pass full argmax/argmin (many blocks, the last one combining):
+    the first occurrence wins across blocks, NaN wins, and an input off the
+    16-byte boundary (d[1:]) or not contiguous (d[::-1]) gives NumPy's index."""
+    n = 3 * 10**6 + 7
+    x = values("argmax", dtype, (n,), rng, special=False)
+    if dtype.kind != "b":
+        top, bottom = (np.iinfo(dtype).max, np.iinfo(dtype).min) if dtype.kind == "i" else (np.inf, -np.inf)
+        for k in (n - 3, 2 * n // 3, n // 3 + 1, 5):   # ties: the first must win
+            x[k], x[k - 1 if k == n - 3 else k + 2] = top, bottom
+    cases = [x, np.zeros(n, dtype), np.ones(n, dtype)]
+    if dtype.kind == "f":
+        y = x.copy()
+        y[[n - 2, n // 2 + 3]] = np.nan
+        cases.append(y)
+    for h in cases:
+        d = mm.to_device(h)
+        for name in POSITIONAL:
+            ref = reference(name)
+            for view, hv in ((d, h), (d[1:], h[1:]), (d[::-1], h[::-1]), (d[3:-5], h[3:-5])):
+                got = getattr(mm, name)(view)
+                assert got.get()[()] == ref(hv), (name, dtype, got.get(), ref(hv))

@@ -135,10 +135,136 @@ va_status launch_arg_typed(const AxesCall &c) {
     return VA_SUCCESS;
 }
 
+// The pair a warp holds, combined down to lane 0.
+template <typename Op, typename T>
+__device__ __forceinline__ ArgPair<T> warp_arg(ArgPair<T> acc) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const ArgPair<T> other{shuffle_down(acc.v, offset),
+                               static_cast<int64_t>(__shfl_down_sync(0xffffffffu, static_cast<long long>(acc.i), offset))};
+        acc = arg_combine<Op>(acc, other);
+    }
+    return acc;
+}
+
+template <typename Op, typename T>
+__device__ ArgPair<T> block_arg(ArgPair<T> acc) {
+    __shared__ T values[kReduceThreads / 32];
+    __shared__ int64_t indices[kReduceThreads / 32];
+    acc = warp_arg<Op>(acc);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) {
+        values[warp] = acc.v;
+        indices[warp] = acc.i;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        acc = lane < kReduceThreads / 32 ? ArgPair<T>{values[lane], indices[lane]} : ArgPair<T>{T(), -1};
+        acc = warp_arg<Op>(acc);
+    }
+    __syncthreads();
+    return acc;
+}
+
+// Element i (value v) after the ones `acc` has seen, all of lower index: only a
+// strictly better value displaces it, so ties keep the first.
+template <typename Op, typename T>
+__device__ __forceinline__ void arg_take(ArgPair<T> &acc, T v, int64_t i) {
+    if (acc.i < 0 || Op::better(v, acc.v)) acc = ArgPair<T>{v, i};
+}
+
+// Every element of a contiguous run in one pass, as reduce_kernel sums: each
+// block over its own run of `span` packs of G (four 16-byte loads in flight a
+// thread, one pair per load slot), a block tree, and the last block to finish
+// combining the blocks' pairs into the index.
+template <typename Op, typename T, int G>
+__global__ void __launch_bounds__(kReduceThreads)
+arg_full_kernel(const char *data, int64_t n, int64_t span, ArgPair<T> *partials, unsigned int *counter,
+                int64_t *result) {
+    follow_previous_grid();
+    using S = StoredT<T>;
+    constexpr int U = 4;
+    const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
+    const auto *elems = reinterpret_cast<const S *>(data);
+    const int64_t groups = n / G;
+    const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
+    const int64_t end = begin + span < groups ? begin + span : groups;
+    ArgPair<T> slot[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) slot[k] = ArgPair<T>{T(), -1};
+    for (int64_t base = begin + threadIdx.x; base < end; base += kReduceThreads * U) {
+        Pack<S, G> p[U];
+#pragma unroll
+        for (int k = 0; k < U; ++k)
+            if (base + k * kReduceThreads < end) p[k] = packs[base + k * kReduceThreads];
+#pragma unroll
+        for (int k = 0; k < U; ++k)
+            if (base + k * kReduceThreads < end)
+#pragma unroll
+                for (int j = 0; j < G; ++j)
+                    arg_take<Op>(slot[k], from_stored<T>(p[k].v[j]), (base + k * kReduceThreads) * G + j);
+    }
+    ArgPair<T> acc = slot[0];
+#pragma unroll
+    for (int k = 1; k < U; ++k) acc = arg_combine<Op>(acc, slot[k]);
+    if (blockIdx.x == gridDim.x - 1)
+        for (int64_t i = groups * G + threadIdx.x; i < n; i += kReduceThreads)
+            acc = arg_combine<Op>(acc, ArgPair<T>{from_stored<T>(elems[i]), i});
+    acc = block_arg<Op>(acc);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *result = acc.i;
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        __threadfence();  // the pair is visible before the ticket is taken
+        last = (atomicAdd(counter, 1u) == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (!last) return;
+    ArgPair<T> total{T(), -1};
+    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += kReduceThreads)
+        total = arg_combine<Op>(total, ArgPair<T>{load_partial(&partials[b].v), load_partial(&partials[b].i)});
+    total = block_arg<Op>(total);
+    if (threadIdx.x == 0) {
+        *result = total.i;
+        *counter = 0;
+    }
+}
+
+// The full reduction of `n` contiguous elements at `data` to one index: one even
+// wave of blocks (as launch_contiguous_reduce), at most as many as the scratch
+// holds pairs.
+template <typename Op, typename T, int G>
+va_status launch_arg_contiguous(const AxesCall &c, const char *data, int64_t n) {
+    constexpr auto kernel = arg_full_kernel<Op, T, G>;
+    const int64_t groups = n / G;
+    const int64_t step = static_cast<int64_t>(kReduceThreads) * 4;
+    const int64_t wave = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
+    const int64_t room = static_cast<int64_t>(kMaxBlocks * sizeof(int64_t) / sizeof(ArgPair<T>));
+    const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>({(groups + step - 1) / step, wave, room}));
+    const int64_t span = std::max<int64_t>(step, ((groups + blocks - 1) / blocks + step - 1) / step * step);
+    const int64_t grid = std::max<int64_t>(1, (groups + span - 1) / span);
+    VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream, data, n,
+                                span, static_cast<ArgPair<T> *>(c.scratch.partials), c.scratch.counter,
+                                reinterpret_cast<int64_t *>(c.plan.out)));
+    return VA_SUCCESS;
+}
+
 template <typename Op>
 va_status launch_arg_axes(const AxesCall &c) {
     const va_status st = with_compute_type<VA_DOMAIN_INDEX>(c.dtype, [&](auto t) {
-        return launch_arg_typed<Op, decltype(t)>(c);
+        using T = decltype(t);
+        using S = StoredT<T>;
+        const AxesPlan &p = c.plan;
+        // Every element, one contiguous run in C order (the plan keeps the order).
+        if (p.nkept == 0 && p.reduced > 0 && c.scratch.partials != nullptr &&
+            (p.nreduced == 0 || (p.nreduced == 1 && p.reduced_in[0] == static_cast<int64_t>(sizeof(S))))) {
+            constexpr int G = static_cast<int>(16 / sizeof(S));
+            if (reinterpret_cast<uintptr_t>(p.in) % 16 == 0) return launch_arg_contiguous<Op, T, G>(c, p.in, p.reduced);
+            return launch_arg_contiguous<Op, T, 1>(c, p.in, p.reduced);
+        }
+        return launch_arg_typed<Op, T>(c);
     });
     if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);
     return st;
@@ -153,6 +279,7 @@ va_status launch_arg_full(const ReduceCall &c) {
     call.device = c.device;
     call.stream = c.stream;
     call.dtype = c.a->dtype;
+    call.scratch = c.scratch;
     AxesPlan &p = call.plan;
     p.in = static_cast<const char *>(c.a->data);
     p.out = static_cast<char *>(c.result);

@@ -21,12 +21,10 @@ struct Averages : std::false_type {};
 template <typename Op>
 struct Averages<Op, std::void_t<decltype(Op::averages)>> : std::integral_constant<bool, Op::averages> {};
 
-// An empty float reduction gives +0.0 where the functor starts from -0.0 (NumPy's
-// identity of add is +0.0).
+// The result of an accumulator over `count` elements: mean's divides.
 template <typename Op, typename Acc>
 __host__ __device__ __forceinline__ Acc finish(Acc acc, int64_t count) {
     if constexpr (Averages<Op>::value) return acc / static_cast<Acc>(count);
-    else if constexpr (std::is_floating_point<Acc>::value) return count == 0 ? acc + Acc(0) : acc;
     else return acc;
 }
 
