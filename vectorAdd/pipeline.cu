@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_affinity.cuh"
 #include "pipeline.cuh"
 
 namespace va {
@@ -150,7 +151,10 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
     std::vector<int> inline_workers;
     for (int w = 1; w < count; ++w) {
         try {
-            threads.emplace_back(run, w);
+            threads.emplace_back([&run, &device_of, w] {
+                if (bind_workers()) bind_to_device_cpus(device_of(w));
+                run(w);
+            });
         } catch (...) {  // no thread to be had: that share runs here
             inline_workers.push_back(w);
         }

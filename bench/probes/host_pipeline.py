@@ -9,7 +9,8 @@ the split among GPUs).
 
 The knobs (read once per process): MYMODULE_CHUNK_BYTES (pipeline buffer, 4 MiB),
 MYMODULE_STAGE_BLOCK_BYTES (the staging memcpy in pieces: 0 = one memcpy a chunk),
-MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 8).
+MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 8),
+MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU).
 
 Run on the GPU machine:
     python3 bench/probes/host_pipeline.py --n 1e8 --trace
@@ -33,6 +34,7 @@ CONFIGS = {
                           "MYMODULE_STAGE_BLOCK_BYTES": str(256 << 10)},
     "workers4": {"MYMODULE_HOST_WORKERS": "4"},
     "workers16": {"MYMODULE_HOST_WORKERS": "16"},
+    "bind": {"MYMODULE_BIND_WORKERS": "1"},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
@@ -97,7 +99,7 @@ def main():
     ap.add_argument("--n", type=float, default=1e8)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--configs", default="default,chunk1m,chunk16m,block256k,chunk1m+block256k,"
-                                         "workers4,workers16")
+                                         "workers4,workers16,bind")
     ap.add_argument("--trace", action="store_true")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
