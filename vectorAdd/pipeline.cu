@@ -22,8 +22,8 @@ long long env_count(const char *name) {
     return parsed > 0 ? parsed : 0;
 }
 
-// Half the hardware threads (the others are the GPU's own copy engines' and
-// the caller's to use), at most 8 unless MYMODULE_HOST_WORKERS asks for more.
+// Half the hardware threads (the staging memcpy is bound by memory, not by
+// cores), at most 8 unless MYMODULE_HOST_WORKERS asks for more.
 int worker_count() {
     static const int count = [] {
         const long long asked = env_count("MYMODULE_HOST_WORKERS");
