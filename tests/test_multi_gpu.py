@@ -7,6 +7,7 @@ set_devices([0]) and all GPUs around the sizes where work starts to be shared
 out (MYMODULE_SPLIT_BYTES, 16 MiB a GPU by default), for contiguous, strided
 and broadcast host inputs and out=; device arrays on another GPU refused."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -358,3 +359,66 @@ def test_out_on_every_gpu(default_devices, out_kind):
     assert_same_result(every, one)
     expected = np.subtract(a, b).astype(one.dtype)
     assert_same_result(every, expected)
+
+
+# ---- the pipeline's knobs and trace (MYMODULE_PIPELINE_TRACE and friends) ----
+
+KNOBS = {
+    "default": {},
+    "chunk 1 MiB, memcpy in 256 KiB pieces": {"MYMODULE_CHUNK_BYTES": str(1 << 20),
+                                              "MYMODULE_STAGE_BLOCK_BYTES": str(256 << 10)},
+    "3 workers bound to the GPU's CPUs": {"MYMODULE_HOST_WORKERS": "3", "MYMODULE_BIND_WORKERS": "1"},
+    "odd sizes": {"MYMODULE_CHUNK_BYTES": str(300000), "MYMODULE_STAGE_BLOCK_BYTES": "4097"},
+}
+
+KNOB_SCRIPT = """
+import json
+import numpy as np
+import myModule as mm
+n = 3 * 10**6 + 17   # 24 MB an input: the pipeline, and shared out on 2 GPUs
+a = np.arange(n, dtype=np.float64)
+b = np.linspace(-1.0, 1.0, n)
+out = {}
+for name, gpus in (("one", [0]), ("all", None)):
+    mm.set_devices(gpus)
+    out[name] = {"add_ok": bool(np.array_equal(mm.add(a, b, device="cuda"), a + b)),
+                 "sum": float(mm.sum(a, device="cuda")),
+                 "sum_b": mm.sum(b, device="cuda").tobytes().hex()}
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("knobs", list(KNOBS.values()), ids=list(KNOBS))
+def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knobs):
+    import json
+
+    from gpu_helpers import run_python
+    proc, where = run_python(KNOB_SCRIPT, MYMODULE_PIPELINE_TRACE="1", **knobs)
+    assert proc.returncode == 0, where
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    n = 3 * 10**6 + 17
+    for name in ("one", "all"):
+        assert got[name]["add_ok"], where
+        assert got[name]["sum"] == float(n * (n - 1) // 2), where  # exact in float64
+    # The chunking of a reduction depends on n alone: the same bits on any number of GPUs.
+    assert got["one"]["sum_b"] == got["all"]["sum_b"], where
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("[myModule pipeline]")]
+    adds = [line for line in lines if "] GPU 0 add n=" in line]
+    sums = [line for line in lines if "] GPU 0 sum n=" in line]
+    assert adds and sums, where
+    for line in adds + sums:
+        for stage in ("start", "memcpy", "slot wait", "enqueue", "drain", "wall"):
+            assert stage in line, line
+    if "MYMODULE_HOST_WORKERS" in knobs:
+        assert any("3 workers" in line for line in adds), where
+    # A chunk fills at most one pipeline buffer (64 KiB and 4 KiB multiples).
+    buffer = max(int(knobs.get("MYMODULE_CHUNK_BYTES", 4 << 20)), 64 << 10) // 4096 * 4096
+    for line in adds + sums:
+        chunk = int(re.search(r"chunks of (\d+),", line).group(1))
+        assert 0 < chunk <= buffer // 8, line
+    if knobs.get("MYMODULE_CHUNK_BYTES") == "300000":
+        assert any("chunks of %d," % (buffer // 8) in line for line in adds), where
+    if COUNT > 1:
+        assert any(line.startswith("[myModule pipeline] split add") for line in lines), where

@@ -302,34 +302,67 @@ def test_gil_measurement_discriminates():
     assert released > 0.5, "time.sleep let the counter run at only %.0f%%" % (100 * released)
 
 
+# A call must last this long for the counter to tell a held GIL from a released
+# one (test_gil_measurement_discriminates: about 9% for 50 ms calls).
+LONG_CALL_S = 0.04
+
+
+def _sum_host(n):
+    a = np.full(n, 0.5)
+    expected = np.float64(n) * 0.5
+
+    def call():
+        assert myModule.sum(a, device="cuda") == expected
+    return call
+
+
+def _add_host(n):
+    a = np.full(n, 1.5)
+    b = np.full(n, 2.0)
+
+    def call():
+        r = myModule.add(a, b, device="cuda")
+        assert r.shape == a.shape and r[0] == 3.5 and r[-1] == 3.5
+    return call
+
+
+def _get(n):
+    d = myModule.to_device(np.full(n, 0.25))
+
+    def call():
+        r = d.get()
+        assert r.shape == (n,) and r[-1] == 0.25
+    return call
+
+
+def long_call(make, n, n_max, seconds=LONG_CALL_S):
+    """make(n)'s call, n grown from `n` (at most to n_max) until one call takes
+    `seconds`: faster machines move more data in the same time, so a fixed size
+    would be too short to tell on some of them."""
+    while True:
+        call = make(n)
+        call()  # warm-up: pinned staging buffers, the pool, the module
+        t0 = time.perf_counter()
+        call()
+        took = time.perf_counter() - t0
+        if took >= seconds or n >= n_max:
+            return call
+        # Aim 1.5x past the goal so that one more step is rarely needed.
+        grow = max(2.0, 1.5 * seconds / max(took, 1e-6))
+        n = int(min(n_max, n * grow))
+        del call  # the last size's arrays go before the next are made
+
+
 @pytest.mark.gpu
 @requires_gpu
-@pytest.mark.parametrize("what", ["sum-host", "add-host", "get"])
-def test_long_gpu_calls_release_the_gil(what):
-    if what == "sum-host":
-        a = np.full(2 * 10**8, 0.5)   # 1.6 GB through PCIe: tens of ms a call
-        expected = np.float64(10**8)
-
-        def call():
-            assert myModule.sum(a, device="cuda") == expected
-    elif what == "add-host":
-        a = np.full(5 * 10**7, 1.5)
-        b = np.full(5 * 10**7, 2.0)
-
-        def call():
-            r = myModule.add(a, b, device="cuda")
-            assert r.shape == a.shape
-    else:
-        # get() lands in pinned memory at PCIe speed: 2.4 GB takes tens of ms
-        d = myModule.to_device(np.full(3 * 10**8, 0.25))
-
-        def call():
-            assert d.get().shape == (3 * 10**8,)
-
-    call()  # warm-up: pinned staging buffers, the pool, the module
+@pytest.mark.parametrize("what, make, n, n_max", [
+    ("sum-host", _sum_host, 10**8, 2 * 10**9),    # up to 16 GB of host input
+    ("add-host", _add_host, 5 * 10**7, 5 * 10**8),  # up to 12 GB of host memory
+    ("get", _get, 10**8, 10**9),                   # up to 8 GB each side
+], ids=["sum-host", "add-host", "get"])
+def test_long_gpu_calls_release_the_gil(what, make, n, n_max):
+    call = long_call(make, n, n_max)
     fraction, per_call, rate = gil_fraction(call, 1.0)
-    # A call that held the GIL would leave the counter a few ms per call (see
-    # test_gil_measurement_discriminates: about 9% for 50 ms calls).
     assert per_call > 0.02, "a call took only %.4f s: too short to tell" % per_call
     assert fraction > 0.35, (
         "%s: a pure-Python thread ran at %.0f%% of its speed during %.3f s calls (%.0f counts/s "

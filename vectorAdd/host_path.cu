@@ -11,6 +11,7 @@
 #include "memory.cuh"
 #include "host_path.cuh"
 #include "pipeline.cuh"
+#include "pipeline_trace.cuh"
 
 namespace va {
 
@@ -109,13 +110,19 @@ struct HostInput {
 };
 
 // Copies elements [begin, begin+count) of `in` into the slot's pinned buffer k,
-// queues their upload, and describes them on the device.
+// queues their upload, and describes them on the device. `trace` (may be null)
+// gets the memcpy's and the enqueue's times, `t` being the time now.
 va_status stage_chunk(const HostInput &in, int k, StageSlot &slot, cudaStream_t stream,
-                      int64_t begin, int64_t count, va_array *view) {
+                      int64_t begin, int64_t count, va_array *view, WorkerTrace *trace, int64_t &t) {
     const size_t bytes = in.scalar ? in.size : static_cast<size_t>(count) * in.size;
     const char *src = in.scalar ? in.data : in.data + static_cast<size_t>(begin) * in.size;
-    std::memcpy(slot.pinned_in[k], src, bytes);
+    stage_copy(slot.pinned_in[k], src, bytes);
+    if (trace != nullptr) {
+        trace_lap(&trace->stage, t);
+        trace->bytes += static_cast<int64_t>(bytes);
+    }
     VA_CUDA_CHECK(cudaMemcpyAsync(slot.dev_in[k], slot.pinned_in[k], bytes, cudaMemcpyHostToDevice, stream));
+    trace_lap(trace != nullptr ? &trace->enqueue : nullptr, t);
     std::memset(view, 0, sizeof(*view));
     view->data = slot.dev_in[k];
     view->dtype = in.dtype;
@@ -147,16 +154,21 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
     const int64_t nchunks = (n + chunk - 1) / chunk;
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
     char *out_data = static_cast<char *>(out->data);
+    CallTrace trace(op_entry(op)->info.name, device, n, chunk, nchunks, workers);
     return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
+        WorkerTrace *wt = trace.worker(w);
+        int64_t t = wt != nullptr ? trace.began() : 0;
+        trace_lap(wt != nullptr ? &wt->start : nullptr, t);
         int iteration = 0;
         for (int64_t c = w; c < nchunks; c += workers, ++iteration) {
             StageSlot &slot = worker.slots[iteration & 1];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
+            trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
             va_array views[kPipelineInputs], vo;
             for (int k = 0; k < nin; ++k)
-                VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k]));
+                VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k], wt, t));
             std::memset(&vo, 0, sizeof(vo));
             vo.data = slot.dev_out;
             vo.dtype = out->dtype;
@@ -169,8 +181,13 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
                                           static_cast<size_t>(count) * osize, cudaMemcpyDeviceToHost,
                                           worker.stream));
             VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
+            if (wt != nullptr) {
+                trace_lap(&wt->enqueue, t);
+                ++wt->chunks;
+            }
         }
         VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
+        trace_lap(wt != nullptr ? &wt->drain : nullptr, t);
         return VA_SUCCESS;
     });
 }
@@ -200,20 +217,31 @@ va_status reduce_chunks(int device, va_op op, const HostInput &in, int64_t n, in
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, c1 - c0));
+    CallTrace trace(op_entry(op)->info.name, device, std::min(n, c1 * chunk) - c0 * chunk, chunk, c1 - c0,
+                    workers);
     return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
+        WorkerTrace *wt = trace.worker(w);
+        int64_t t = wt != nullptr ? trace.began() : 0;
+        trace_lap(wt != nullptr ? &wt->start : nullptr, t);
         int iteration = 0;
         for (int64_t c = c0 + w; c < c1; c += workers, ++iteration) {
             StageSlot &slot = worker.slots[iteration & 1];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));
+            trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
             va_array view;
-            VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view));
+            VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view, wt, t));
             VA_CHECK(reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
                                       partials + (c - c0) * acc_size, true));
             VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
+            if (wt != nullptr) {
+                trace_lap(&wt->enqueue, t);
+                ++wt->chunks;
+            }
         }
         VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
+        trace_lap(wt != nullptr ? &wt->drain : nullptr, t);
         return VA_SUCCESS;
     });
 }
@@ -239,6 +267,7 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
     // The other devices' partials come back through the host, a few bytes a chunk.
     std::vector<char> remote(static_cast<size_t>(nchunks) * acc_size);
     auto first_chunk = [&](int i) { return nchunks * i / ndevices; };
+    const int64_t t0 = trace_now();
     VA_CHECK(run_on_devices(devices, ndevices, [&](int i) -> va_status {
         const int64_t c0 = first_chunk(i), c1 = first_chunk(i + 1);
         if (i == 0) return reduce_chunks(home, op, in, n, chunk, c0, c1, partials.get(), acc_size);
@@ -253,6 +282,7 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
         VA_CUDA_CHECK(cudaStreamSynchronize(own));
         return VA_SUCCESS;
     }));
+    const int64_t t_parts = trace_now();
     for (int i = 1; i < ndevices; ++i) {
         const int64_t c0 = first_chunk(i), c1 = first_chunk(i + 1);
         VA_CUDA_CHECK(cudaMemcpyAsync(partials.get() + c0 * acc_size, remote.data() + c0 * acc_size,
@@ -271,6 +301,10 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
     va_dtype compute, partial_result;
     VA_CHECK(va_op_dtypes(op, 1, &acc, nullptr, &compute, &partial_result));
     VA_CHECK(reduce_and_wait(home, stream, op, &partial_view, nchunks, result));
+    trace_note("%s n=%lld over %d GPUs: %lld chunks of %lld, partials %.2f ms, combine %.2f ms",
+               op_entry(op)->info.name, static_cast<long long>(n), ndevices,
+               static_cast<long long>(nchunks), static_cast<long long>(chunk), (t_parts - t0) * 1e-6,
+               (trace_now() - t_parts) * 1e-6);
     return cast_scalar(result, partial_result, result_dtype);
 }
 

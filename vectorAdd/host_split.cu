@@ -2,11 +2,14 @@
 // output and runs it through its own host route (its own pinned staging,
 // streams and worker threads), all at once, one thread per GPU.
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "host_path.cuh"
 #include "ops.cuh"
 #include "pipeline.cuh"
+#include "pipeline_trace.cuh"
 
 namespace va {
 namespace {
@@ -42,7 +45,26 @@ va_array sliced(const va_array &a, int axis, int64_t begin, int64_t count) {
 struct Piece {
     va_array in[VA_MAX_INPUTS];
     va_array out;
+    int64_t began = 0, ended = 0;  // for MYMODULE_PIPELINE_TRACE
 };
+
+// When each GPU's piece started and ended, from the call's start: a GPU that
+// starts late (thread start-up) or ends late (its share, its link) shows here.
+void trace_split(va_op op, int64_t n, const std::vector<Piece> &plan, const int *devices, int64_t t0) {
+    if (!trace_enabled()) return;
+    std::string text;
+    char part[128];
+    for (size_t i = 0; i < plan.size(); ++i) {
+        int64_t count = 1;
+        for (int d = 0; d < plan[i].out.ndim; ++d) count *= plan[i].out.shape[d];
+        std::snprintf(part, sizeof(part), "%sGPU %d: %lld elements, %.2f to %.2f ms", i ? "; " : "",
+                      devices[i], static_cast<long long>(count), (plan[i].began - t0) * 1e-6,
+                      (plan[i].ended - t0) * 1e-6);
+        text += part;
+    }
+    trace_note("split %s n=%lld over %zu GPUs, wall %.2f ms: %s", op_entry(op)->info.name,
+               static_cast<long long>(n), plan.size(), (trace_now() - t0) * 1e-6, text.c_str());
+}
 
 }  // namespace
 }  // namespace va
@@ -85,9 +107,15 @@ va_status va_elementwise_host_multi(const int *devices, int32_t ndevices, va_op 
         for (int k = 0; k < nin; ++k) plan[i].in[k] = va::sliced(whole_in[k], axis, begin, end - begin);
         plan[i].out = va::sliced(whole_out, axis, begin, end - begin);
     }
-    return va::run_on_devices(devices, pieces, [&](int i) -> va_status {
-        return va_elementwise_host(devices[i], op, nin, plan[i].in, params, &plan[i].out);
+    const int64_t t0 = va::trace_now();
+    const va_status status = va::run_on_devices(devices, pieces, [&](int i) -> va_status {
+        plan[i].began = va::trace_now();
+        const va_status st = va_elementwise_host(devices[i], op, nin, plan[i].in, params, &plan[i].out);
+        plan[i].ended = va::trace_now();
+        return st;
     });
+    va::trace_split(op, n, plan, devices, t0);
+    return status;
 }
 
 va_status va_reduce_host_multi(const int *devices, int32_t ndevices, va_op op, const va_array *a,

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
+#include "cpu_affinity.cuh"
 #include "pipeline.cuh"
 
 namespace va {
@@ -13,20 +15,34 @@ std::mutex g_create_mutex;
 Pipeline *g_pipelines[kMaxDevices] = {};
 SmallStaging *g_small[kMaxDevices] = {};
 
+// A positive integer from the environment, or 0.
+long long env_count(const char *name) {
+    const char *v = std::getenv(name);
+    const long long parsed = (v != nullptr && v[0] != '\0') ? std::strtoll(v, nullptr, 10) : 0;
+    return parsed > 0 ? parsed : 0;
+}
+
+// Half the hardware threads (the staging memcpy is bound by memory, not by
+// cores), at most 8 unless MYMODULE_HOST_WORKERS asks for more.
 int worker_count() {
-    const unsigned hw = std::thread::hardware_concurrency();
-    return static_cast<int>(std::max(1u, std::min<unsigned>(kMaxWorkers, hw == 0 ? 1 : hw / 2)));
+    static const int count = [] {
+        const long long asked = env_count("MYMODULE_HOST_WORKERS");
+        if (asked > 0) return static_cast<int>(std::min<long long>(asked, kMaxWorkers));
+        const unsigned hw = std::thread::hardware_concurrency();
+        return static_cast<int>(std::max(1u, std::min<unsigned>(8, hw == 0 ? 1 : hw / 2)));
+    }();
+    return count;
 }
 
 va_status build_worker(StageWorker &w) {
     VA_CUDA_CHECK(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
     for (StageSlot &s : w.slots) {
         for (int k = 0; k < kPipelineInputs; ++k) {
-            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[k]), kChunkBytes,
+            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[k]), chunk_bytes(),
                                         cudaHostAllocPortable));
-            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[k]), kChunkBytes));
+            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[k]), chunk_bytes()));
         }
-        VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), kChunkBytes));
+        VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), chunk_bytes()));
         VA_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
     }
     void *scratch = nullptr;
@@ -135,7 +151,10 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
     std::vector<int> inline_workers;
     for (int w = 1; w < count; ++w) {
         try {
-            threads.emplace_back(run, w);
+            threads.emplace_back([&run, &device_of, w] {
+                if (bind_workers()) bind_to_device_cpus(device_of(w));
+                run(w);
+            });
         } catch (...) {  // no thread to be had: that share runs here
             inline_workers.push_back(w);
         }
@@ -169,10 +188,34 @@ va_status run_on_devices(const int *devices, int count, const std::function<va_s
     return run_threads(count, [devices](int i) { return devices[i]; }, body);
 }
 
+size_t chunk_bytes() {
+    static const size_t bytes = [] {
+        const long long asked = env_count("MYMODULE_CHUNK_BYTES");
+        if (asked == 0) return size_t(4) << 20;
+        const long long clamped = std::min<long long>(std::max<long long>(asked, 64 << 10), 64 << 20);
+        return static_cast<size_t>(clamped) / 4096 * 4096;
+    }();
+    return bytes;
+}
+
+size_t stage_block_bytes() {
+    static const size_t bytes = static_cast<size_t>(env_count("MYMODULE_STAGE_BLOCK_BYTES"));
+    return bytes;
+}
+
+void stage_copy(char *dst, const char *src, size_t bytes) {
+    const size_t block = stage_block_bytes();
+    if (block == 0 || block >= bytes) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    for (size_t done = 0; done < bytes; done += block)
+        std::memcpy(dst + done, src + done, std::min(block, bytes - done));
+}
+
 size_t split_piece_bytes() {
     static const size_t bytes = [] {
-        const char *v = std::getenv("MYMODULE_SPLIT_BYTES");
-        const long long parsed = (v != nullptr && v[0] != '\0') ? std::strtoll(v, nullptr, 10) : 0;
+        const long long parsed = env_count("MYMODULE_SPLIT_BYTES");
         // 16 MiB: about 300 us of PCIe at 55 GB/s, against the 50 to 100 us a
         // GPU's share costs to start (its threads, its first chunk's latency).
         return parsed > 0 ? static_cast<size_t>(parsed) : size_t(16) << 20;
@@ -193,7 +236,7 @@ int64_t reduce_chunk_elements(int64_t n, size_t size) {
 }
 
 int64_t chunk_elements(int64_t n, size_t widest, int workers) {
-    const int64_t most = static_cast<int64_t>(kChunkBytes / widest);
+    const int64_t most = static_cast<int64_t>(chunk_bytes() / widest);
     int64_t want = (n + 4 * workers - 1) / (4 * workers);
     want = std::max<int64_t>(want, 65536);
     want = (want + 255) / 256 * 256;  // chunk starts stay 16-byte aligned

@@ -11,8 +11,7 @@
 
 namespace va {
 
-constexpr int kMaxWorkers = 8;
-constexpr size_t kChunkBytes = size_t(4) << 20;   // per buffer of a slot
+constexpr int kMaxWorkers = 16;  // MYMODULE_HOST_WORKERS may ask for up to this many
 constexpr size_t kSmallBytes = size_t(1) << 20;   // zero-copy staging per device
 // Inputs a slot stages: operations with more take the plain upload route.
 constexpr int kPipelineInputs = 2;
@@ -35,6 +34,18 @@ struct Pipeline {
     int workers = 0;
     StageWorker worker[kMaxWorkers];
 };
+
+// Bytes of each buffer of a slot: 4 MiB, or MYMODULE_CHUNK_BYTES (64 KiB to
+// 64 MiB, read once: the chunking of host reductions, and so their bits,
+// depends on it).
+size_t chunk_bytes();
+// The staging memcpy of a chunk goes in pieces of this many bytes (0: in one):
+// MYMODULE_STAGE_BLOCK_BYTES. Small pieces keep glibc from non-temporal stores,
+// so that the staged bytes may still be in the CPU's cache when the GPU reads
+// them; a knob to measure, not a known win.
+size_t stage_block_bytes();
+// Copies `bytes` from src to the pinned dst in stage_block_bytes() pieces.
+void stage_copy(char *dst, const char *src, size_t bytes);
 
 // The pipeline of `device` (current), built on first use.
 va_status pipeline_for(int device, Pipeline **pipeline);
@@ -70,7 +81,7 @@ int split_count(size_t bytes, int ndevices);
 // are combined in, are the same whatever the number of GPUs and workers.
 int64_t reduce_chunk_elements(int64_t n, size_t size);
 
-// Elements per chunk: at most kChunkBytes of the widest element, and small
+// Elements per chunk: at most chunk_bytes() of the widest element, and small
 // enough that every worker gets four chunks, so that filling and draining the
 // pipeline is a small part of the call.
 int64_t chunk_elements(int64_t n, size_t widest, int workers);

@@ -1,0 +1,90 @@
+#include <pthread.h>
+#include <sched.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "cpu_affinity.cuh"
+#include "runtime.cuh"
+
+namespace va {
+namespace {
+
+struct LocalCpus {
+    bool known = false;  // read (whatever came of it)
+    bool usable = false;
+    cpu_set_t set;
+};
+
+std::mutex g_mutex;
+LocalCpus g_local[kMaxDevices];
+
+// "0-15,32-47" into `set`; false on anything else.
+bool parse_cpulist(const char *text, cpu_set_t *set) {
+    CPU_ZERO(set);
+    const char *p = text;
+    bool any = false;
+    while (*p != '\0' && *p != '\n') {
+        char *end = nullptr;
+        const long first = std::strtol(p, &end, 10);
+        if (end == p || first < 0) return false;
+        long last = first;
+        p = end;
+        if (*p == '-') {
+            last = std::strtol(p + 1, &end, 10);
+            if (end == p + 1 || last < first) return false;
+            p = end;
+        }
+        for (long c = first; c <= last && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), set);
+        any = true;
+        if (*p == ',') ++p;
+    }
+    return any;
+}
+
+void read_local_cpus(int device, LocalCpus *local) {
+    local->known = true;
+    char bus[32] = {0};
+    if (cudaDeviceGetPCIBusId(bus, sizeof(bus), device) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    for (char *c = bus; *c != '\0'; ++c) *c = static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    char path[96];
+    std::snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/local_cpulist", bus);
+    std::FILE *f = std::fopen(path, "r");
+    if (f == nullptr) return;
+    char text[1024] = {0};
+    const bool read = std::fgets(text, sizeof(text), f) != nullptr;
+    std::fclose(f);
+    if (!read || !parse_cpulist(text, &local->set)) return;
+    // Only CPUs this process may run on: a container's cpuset may exclude some.
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+    CPU_AND(&local->set, &local->set, &allowed);
+    local->usable = CPU_COUNT(&local->set) > 0;
+}
+
+}  // namespace
+
+bool bind_workers() {
+    static const bool on = env_flag("MYMODULE_BIND_WORKERS");
+    return on;
+}
+
+void bind_to_device_cpus(int device) {
+    if (device < 0 || device >= kMaxDevices) return;
+    cpu_set_t set;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        LocalCpus &local = g_local[device];
+        if (!local.known) read_local_cpus(device, &local);
+        if (!local.usable) return;
+        set = local.set;
+    }
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+}  // namespace va
