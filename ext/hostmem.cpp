@@ -3,9 +3,14 @@
  * dies. */
 #include "common.h"
 
+/* Pinning and unpinning gigabytes takes the driver a second or more: the GIL
+ * is not held meanwhile (a thread must not stall the others for a download). */
 static void release_pinned(PyObject *capsule)
 {
-    va_host_free(PyCapsule_GetPointer(capsule, "myModule.pinned"));
+    void *data = PyCapsule_GetPointer(capsule, "myModule.pinned");
+    Py_BEGIN_ALLOW_THREADS
+    va_host_free(data);
+    Py_END_ALLOW_THREADS
 }
 
 PyArrayObject *pinned_array_empty(int ndim, const int64_t *shape, va_dtype dtype)
@@ -21,7 +26,11 @@ PyArrayObject *pinned_array_empty(int ndim, const int64_t *shape, va_dtype dtype
         return NULL;
     }
     void *data = NULL;
-    if (va_host_alloc(nbytes, &data) != VA_SUCCESS) {
+    va_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = va_host_alloc(nbytes, &data);
+    Py_END_ALLOW_THREADS
+    if (st != VA_SUCCESS) {
         /* Pinned memory is an optimisation: ordinary memory works too. */
         return (PyArrayObject *)PyArray_SimpleNewFromDescr(ndim, dims, descr);
     }
