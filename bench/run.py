@@ -54,6 +54,7 @@ import dispatch_rows  # noqa: E402 - NumPy dispatch rows
 import multi_gpu_rows  # noqa: E402 - host data on every GPU
 import axis_rows  # noqa: E402 - reductions over axes
 import dask_rows  # noqa: E402 - Dask arrays
+import array_rows  # noqa: E402 - creation and slicing of device arrays
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
 ITEM = 8                      # float64
@@ -723,6 +724,7 @@ def build_cases(b, libs):
     cases += multi_gpu_rows.cases(b, libs)
     cases += axis_rows.cases(b, libs, sys.modules[__name__])
     cases += dask_rows.cases(b, libs)
+    cases += array_rows.cases(b, libs, sys.modules[__name__])
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),

@@ -1,0 +1,50 @@
+"""Rows of the array functions (issue 11): creating 1e8 float64 elements on the GPU
+(`zeros`, `arange`) beside CuPy and PyTorch, and the host time of a basic slice of a
+device array (`d[::2, 1:]`: a view, no GPU work). Creation rows are timed as the other
+GPU rows (run.timeit_gpu around a loop of calls, one sync after it); the slice row
+with the host clock alone (run.timeit_host), for every contender the same way.
+
+Targets (bench/TARGETS.md, issue 11): zeros at most 1.05x CuPy's time, arange at most
+0.5x (CuPy writes 800 MB in about 2.7x the write bound), the slice at most 2 us.
+"""
+
+N = 10**8
+SLICE_SIDE = 1000
+
+# (title, call(module, n) for NumPy-style libraries, call(torch, n), limit on myModule/CuPy)
+CREATION = [
+    ("zeros", lambda m, n: m.zeros(n), lambda t, n: t.zeros(n, dtype=t.float64, device="cuda"), 1.05),
+    ("arange", lambda m, n: m.arange(n, dtype="float64"),
+     lambda t, n: t.arange(n, dtype=t.float64, device="cuda"), 0.5),
+]
+SLICE_LIMIT_S = 2e-6
+
+
+def _creation_entry(b, run, label, title, call):
+    mod = b.libs[label].mod
+    return run.Entry(lambda: (lambda: call(mod, N)), "array:%s:%s:%d" % (title, label, N), True, "gpu")
+
+
+def _slice_entry(b, run, label):
+    def build():
+        x = b.data.dev_matrix(label, SLICE_SIDE)
+        return lambda: x[::2, 1:]
+    return run.Entry(build, "array:slice:%s" % label, True, "host")
+
+
+def cases(b, libs, run):
+    """The rows, as run.Case objects (`run` is bench/run.py's module)."""
+    out = []
+    for title, numpy_call, torch_call, limit in CREATION:
+        entries = {label: _creation_entry(b, run, label, title,
+                                          torch_call if label == "PyTorch" else numpy_call)
+                   for label in ("myModule", "CuPy", "PyTorch")}
+        out.append(run.Case("%s(1e8) float64 on the GPU" % title, "array", N * run.ITEM, entries,
+                            [run.time_ratio("myModule", "CuPy", "<=", limit, "<= %gx CuPy's time" % limit)],
+                            note="bytes written"))
+    entries = {label: _slice_entry(b, run, label) for label in ("myModule", "CuPy", "PyTorch")}
+    out.append(run.Case("basic slice d[::2, 1:] of a device array, host time", "array", None, entries,
+                        [run.Target("myModule host time", lambda r, _c: run._t(r, "myModule"), "<=",
+                                    SLICE_LIMIT_S, "<= 2 us of host time")],
+                        note="a view: no GPU work"))
+    return out
