@@ -118,20 +118,20 @@ def summarise(report_path, groups):
         counts[group][outcome] += 1
         if outcome in ("failed", "error"):
             failed.append(test["nodeid"])
-    return counts, failed
+    return counts, failed, report.get("tests", [])
 
 
-def write_summary(path, counts, failed, args, versions):
+def write_summary(path, counts, failed, args, versions, notes):
     columns = ("passed", "xfailed", "xpassed", "skipped", "failed", "error")
     lines = ["# array-api-tests on myModule.array_api", "",
              "max-examples %d, seed %s; %s" % (args.max_examples, args.seed, versions), "",
-             "| group | " + " | ".join(columns) + " |",
-             "| --- |" + " ---: |" * len(columns)]
+             "| group | " + " | ".join(columns) + " | note |",
+             "| --- |" + " ---: |" * len(columns) + " --- |"]
     total = collections.Counter()
     for group, c in counts.items():
         total.update(c)
-        lines.append("| %s | " % group + " | ".join(str(c[k]) for k in columns) + " |")
-    lines.append("| all | " + " | ".join(str(total[k]) for k in columns) + " |")
+        lines.append("| %s | " % group + " | ".join(str(c[k]) for k in columns) + " | %s |" % notes.get(group, ""))
+    lines.append("| all | " + " | ".join(str(total[k]) for k in columns) + " | |")
     if failed:
         lines += ["", "Failed (not in tests/array_api_xfails.txt):", ""]
         lines += ["- `%s`" % nodeid for nodeid in failed]
@@ -148,6 +148,8 @@ def main():
     parser.add_argument("--json", help="where to keep the pytest-json-report file")
     parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated, of: %s" % ", ".join(GROUPS))
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--group-timeout", type=float, default=0,
+                        help="seconds each group may run (0: no limit); a group stopped is noted in its row")
     parser.add_argument("pytest_args", nargs="*")
     args = parser.parse_args()
     groups = [g.strip() for g in args.groups.split(",") if g.strip()]
@@ -162,36 +164,53 @@ def main():
         copy_suite(suite, copy)
         site = os.path.join(work, "site")
         install(args.python, missing_requirements(args.python), site)
-        report = args.json or os.path.join(work, "report.json")
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (site, ROOT, env.get("PYTHONPATH")) if p)
         env["ARRAY_API_TESTS_MODULE"] = "myModule.array_api"
         env["ARRAY_API_TESTS_SKIP_DTYPES"] = SKIP_DTYPES
         env["ARRAY_API_TESTS_VERSION"] = "2024.12"
-        # -c and --rootdir: the suite's own pytest.ini and conftest, not a parent's configuration.
-        command = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE",
-                   "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
-                   "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
-                   "--disable-deadline", "--xfails-file", XFAILS,
-                   "--json-report", "--json-report-file", report,
-                   ] + ["array_api_tests/" + GROUPS[g] for g in groups] + args.pytest_args
         # pytest reports a conftest that fails to import as unknown options: say why first.
         probe = subprocess.run([args.python, "-c", "import conftest"], cwd=copy, env=env,
                                capture_output=True, text=True)
         if probe.returncode != 0:
             sys.exit("the suite's conftest.py does not import:\n" + probe.stderr)
-        print("+", " ".join(command), flush=True)
-        rc = subprocess.run(command, cwd=copy, env=env).returncode
         versions = subprocess.run(
             [args.python, "-c", "import hypothesis, numpy, myModule, sys; print('Python %d.%d, hypothesis %s, "
              "NumPy %s, myModule %s' % (sys.version_info[:2] + (hypothesis.__version__, numpy.__version__, "
              "myModule.__version__)))"], env=env, capture_output=True, text=True).stdout.strip()
-        if not os.path.exists(report):
-            sys.exit("pytest wrote no report (exit %d)" % rc)
-        counts, failed = summarise(report, groups)
-        write_summary(args.summary, counts, failed, args, versions)
+        # One pytest a group, each with its own time limit, the summary rewritten after
+        # each: a slow group (hypothesis shrinking a failure takes long) costs only its
+        # own row, and what ran is kept if the caller's own limit strikes.
+        counts = collections.OrderedDict((g, collections.Counter()) for g in groups)
+        failed, tests, notes = [], [], {}
+        for group in groups:
+            report = os.path.join(work, "report-%s.json" % group.replace("/", "-").replace(" ", "-"))
+            # -c and --rootdir: the suite's own pytest.ini and conftest, not a parent's configuration.
+            command = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE",
+                       "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
+                       "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
+                       "--disable-deadline", "--xfails-file", XFAILS,
+                       "--json-report", "--json-report-file", report,
+                       "array_api_tests/" + GROUPS[group]] + args.pytest_args
+            print("+", " ".join(command), flush=True)
+            try:
+                rc = subprocess.run(command, cwd=copy, env=env, timeout=args.group_timeout or None).returncode
+            except subprocess.TimeoutExpired:
+                notes[group] = "stopped after %g s" % args.group_timeout
+                rc = None
+            if os.path.exists(report):
+                group_counts, group_failed, group_tests = summarise(report, [group])
+                counts[group] = group_counts[group]
+                failed += group_failed
+                tests += group_tests
+            elif group not in notes:
+                notes[group] = "pytest wrote no report (exit %s)" % rc
+            write_summary(args.summary, counts, failed, args, versions, notes)
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump({"tests": tests}, f)
         print(open(args.summary).read())
-        return 1 if failed else 0
+        return 1 if failed or notes else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
