@@ -17,6 +17,7 @@
 import glob
 import os
 import sys
+import zlib
 
 import numpy as np
 import pytest
@@ -85,6 +86,20 @@ LAYOUTS = ["C", "F", "strided", "reversed", "broadcast", "byteswapped", "misalig
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a usable CUDA GPU (skipped with the reason where there is none)")
+
+
+#: MYMODULE_TEST_SHARD=i/n (make sanitize, SAN_SHARDS): only the tests whose id
+#: hashes to i of n, so one slow file runs as n processes side by side.
+SHARD = os.environ.get("MYMODULE_TEST_SHARD", "")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not SHARD:
+        return
+    index, count = (int(part) for part in SHARD.split("/"))
+    mine = [zlib.crc32(item.nodeid.encode()) % count == index for item in items]
+    config.hook.pytest_deselected(items=[item for item, m in zip(items, mine) if not m])
+    items[:] = [item for item, m in zip(items, mine) if m]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# compute-sanitizer's tools over the C test program and pytest files, one
+# checker run per (tool, file) pair, JOBS of them at once: the checkers are
+# bound by the host (instrumentation, reports), not the GPU, so a machine of
+# many cores runs the whole grid in a fraction of the one-at-a-time time.
+# Each pair logs to its own file; the log is their concatenation in a fixed
+# order (tool, then file) whatever order they finished in.
+#
+#   scripts/sanitize.sh LOG JOBS TEST_C PYTHON "TOOLS" "PYTEST FILES" [pytest arguments...]
+# (TEST_C "-": the pytest files only)
+#
+# Environment: SANITIZER (compute-sanitizer), SAN_API_ERRORS (its
+# --report-api-errors setting), SAN_TIMEOUT (seconds one pair may take),
+# SAN_SHARDS (each pytest file as that many processes, MYMODULE_TEST_SHARD, so
+# a slow file does not leave the other cores idle at the end).
+# Exit status 1 if any pair reported an error, failed, or ran out of time.
+set -uo pipefail
+LOG=$1
+JOBS=$2
+TEST_C=$3
+PYTHON=$4
+TOOLS=$5
+FILES=$6
+shift 6
+SANITIZER=${SANITIZER:-compute-sanitizer}
+SAN_API_ERRORS=${SAN_API_ERRORS:---report-api-errors no}
+SAN_TIMEOUT=${SAN_TIMEOUT:-1800}
+SAN_SHARDS=${SAN_SHARDS:-1}
+# The pairs' own logs, beside LOG: what finished is kept if the whole run is cut off.
+PARTS=${LOG%.log}.parts
+rm -rf "$PARTS" && mkdir -p "$PARTS"
+
+# One pair: the checker's output into its own part, then a status line.
+run_pair() {
+    local index=$1 tool=$2 target=$3 shard=$4 args=()
+    mapfile -d '' args < "$PARTS/pytest-args"
+    local part=$PARTS/$(printf '%04d' "$index") extra=() rc=0 started=$SECONDS
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    {
+        echo "== $tool: $target${shard:+ (shard $shard)}"
+        if [ "$target" = tests/test.c ]; then
+            VA_TEST_QUICK=1 MYMODULE_NO_POOL=1 timeout "$SAN_TIMEOUT" \
+                "$SANITIZER" --tool "$tool" "${extra[@]}" --error-exitcode 1 "$TEST_C" 2>&1
+            rc=$?
+        else
+            # Pytest's exit 5 is "nothing collected" (every test deselected): no failure.
+            MYMODULE_TEST_SHARD=$shard MYMODULE_TEST_QUICK=1 MYMODULE_SKIP_MEMORY_CHECK=1 MYMODULE_NO_POOL=1 timeout "$SAN_TIMEOUT" \
+                "$SANITIZER" --tool "$tool" --error-exitcode 1 --target-processes all $SAN_API_ERRORS \
+                "$PYTHON" -m pytest -q -p no:cacheprovider "$target" "${args[@]}" 2>&1
+            rc=$?
+            [ $rc = 5 ] && rc=0
+        fi
+        case $rc in
+            0) echo "   ok ($((SECONDS - started)) s)" ;;
+            124) echo "   FAILED: over ${SAN_TIMEOUT} s" ;;
+            *) echo "   FAILED (exit $rc, $((SECONDS - started)) s)" ;;
+        esac
+    } > "$part" 2>&1
+    # The summary line of this pair, as it finishes.
+    echo "$tool $target${shard:+ [$shard]}: $(grep -E ' (passed|failed)' "$part" | grep -v SUMMARY | tail -n 1 | tr -d '=')" \
+         "| $(grep -E 'SUMMARY' "$part" | tail -n 1 | sed 's/^=* *//') | $(tail -n 1 "$part" | sed 's/^ *//')"
+}
+export -f run_pair
+export PARTS SANITIZER SAN_API_ERRORS SAN_TIMEOUT SAN_SHARDS TEST_C PYTHON
+
+printf '%s\0' "$@" > "$PARTS/pytest-args"
+[ $# -gt 0 ] || : > "$PARTS/pytest-args"
+index=0
+{
+    for tool in $TOOLS; do
+        if [ "$TEST_C" != - ]; then  # "-": pytest files only
+            printf '%s\0%s\0%s\0%s\0' "$index" "$tool" tests/test.c ""
+            index=$((index + 1))
+        fi
+        for target in $FILES; do
+            for ((s = 0; s < SAN_SHARDS; s++)); do
+                printf '%s\0%s\0%s\0%s\0' "$index" "$tool" "$target" "$( [ "$SAN_SHARDS" -gt 1 ] && echo "$s/$SAN_SHARDS")"
+                index=$((index + 1))
+            done
+        done
+    done
+} | xargs -0 -n 4 -P "$JOBS" bash -c 'run_pair "$@"' _ 2>&1 | sed 's/^/  /'
+
+mkdir -p "$(dirname "$LOG")"
+cat "$PARTS"/[0-9]* > "$LOG"
+rm -rf "$PARTS"
+echo "log: $LOG"
+grep -E "SUMMARY" "$LOG" | sed "s/^=* *//" | sort | uniq -c
+if grep -q "FAILED" "$LOG"; then
+    grep -B1 "FAILED" "$LOG" | grep "^==" | sed 's/^/failed: /'
+    exit 1
+fi
+exit 0
