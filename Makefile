@@ -255,7 +255,6 @@ asan:
 # bench/results/sanitize.log. Narrow it with SAN_TOOLS= and SAN_PYTEST=, e.g.
 #   make sanitize CUDA_ARCH=90 LINEINFO=1 SAN_TOOLS=memcheck SAN_PYTEST=tests/test_interop.py
 # (LINEINFO=1: reports name the source line of a kernel fault)
-SANITIZER ?= compute-sanitizer
 SAN_TOOLS ?= memcheck racecheck initcheck synccheck
 # Every test file except those that never reach a GPU (test_no_gpu.py hides it,
 # test_tutorial.py has no GPU code).
@@ -269,17 +268,11 @@ SAN_PYTEST ?= $(filter-out tests/test_no_gpu.py tests/test_tutorial.py,$(sort $(
 # racecheck, and its kernels are the ones the other files check).
 SAN_PYTEST_ARGS ?= -k "not past_2_31 and not returns_to_start and not sticky_fault and not out_of_memory and not rss and not release_the_gil and not self_check"
 SAN_LOG ?= bench/results/sanitize.log
-# CuPy, PyTorch and Numba probe the driver (cuGetProcAddress) and the checker
-# counts each refusal as an error; the library's own failed calls are checked by
-# the tests themselves (every status is asserted).
-SAN_API_ERRORS ?= --report-api-errors no
 # One checker run per (tool, file) pair, SAN_JOBS at once (scripts/sanitize.sh):
-# the checkers are bound by the host's cores, not the GPU.
+# the checkers are bound by the host's cores, not the GPU. SANITIZER,
+# SAN_API_ERRORS, SAN_SHARDS and SAN_TIMEOUT are the script's own settings (its
+# header gives their defaults); set on make's command line, they reach it.
 SAN_JOBS ?= $(shell echo $$(( ($$(nproc) + 1) / 2 )))
-# SAN_SHARDS=n runs each pytest file as n processes; SAN_TIMEOUT caps one run (s).
-SAN_SHARDS ?= 1
-SAN_TIMEOUT ?= 1800
-export SANITIZER SAN_API_ERRORS SAN_SHARDS SAN_TIMEOUT
 sanitize: $(BUILD)/test_c build
 	scripts/sanitize.sh $(SAN_LOG) $(SAN_JOBS) $(BUILD)/test_c $(PYTHON) "$(SAN_TOOLS)" "$(SAN_PYTEST)" $(SAN_PYTEST_ARGS)
 

@@ -39,23 +39,8 @@ def settle():
     gc.collect()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def gpu_memory_back_to_start():
-    """_memory_stats() (bytes and allocations the library holds for live arrays)
-    is back to its start once every test here is done. Not under compute-sanitizer
-    (make sanitize sets MYMODULE_SKIP_MEMORY_CHECK=1): there, as in conftest.py's
-    module check, a few allocations of CAI views stay counted; the plain GPU run
-    checks it."""
-    if not HAS_GPU or os.environ.get("MYMODULE_SKIP_MEMORY_CHECK") == "1":
-        yield
-        return
-    settle()
-    start = dict(myModule._memory_stats())
-    yield
-    settle()
-    end = dict(myModule._memory_stats())
-    assert end["bytes_in_use"] == start["bytes_in_use"], (start, end)
-    assert end["allocations"] == start["allocations"], (start, end)
+# The library's device memory returning to its start over this module is checked by
+# conftest.py's gpu_memory_returns_to_start, as for every module.
 
 
 # ---------------------------------------------------------------- helpers
