@@ -34,6 +34,12 @@ PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_we
         used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s", k ? ", " : "", name);
     }
     const va_op_info *info = va_op_get(op);
+    if (info->domain == VA_DOMAIN_INTEGER) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() has no loop for the input types (%s): it takes bool and integers only, as %s",
+                     info->name, types, info->reference);
+        return NULL;
+    }
     PyErr_Format(PyExc_TypeError,
                  "%s() has no loop for the input types (%s): the result would not be one of bool, "
                  "int32, int64, float32, float64",

@@ -212,6 +212,7 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_FIXED: return "fixed";
         case VA_DOMAIN_MEAN: return "mean";
         case VA_DOMAIN_INDEX: return "index";
+        case VA_DOMAIN_INTEGER: return "integer";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";
@@ -269,13 +270,15 @@ fail:
 /* ---- DeviceArray operators, by the Python names the declarations give ---- */
 typedef enum {
     SLOT_ADD, SLOT_SUB, SLOT_MUL, SLOT_TRUEDIV, SLOT_FLOORDIV, SLOT_MOD, SLOT_POW,
-    SLOT_NEG, SLOT_ABS, SLOT_LT, SLOT_LE, SLOT_EQ, SLOT_NE, SLOT_GT, SLOT_GE, SLOT_COUNT
+    SLOT_NEG, SLOT_ABS, SLOT_LT, SLOT_LE, SLOT_EQ, SLOT_NE, SLOT_GT, SLOT_GE,
+    SLOT_AND, SLOT_OR, SLOT_XOR, SLOT_INVERT, SLOT_COUNT
 } Slot;
 
 /* Python's data model names, in Slot order. */
 static const char *const slot_names[SLOT_COUNT] = {
     "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
     "__neg__", "__abs__", "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__",
+    "__and__", "__or__", "__xor__", "__invert__",
 };
 static va_op slot_ops[SLOT_COUNT];
 
@@ -322,12 +325,18 @@ BINARY_SLOT(slot_mul, SLOT_MUL)
 BINARY_SLOT(slot_truediv, SLOT_TRUEDIV)
 BINARY_SLOT(slot_floordiv, SLOT_FLOORDIV)
 BINARY_SLOT(slot_mod, SLOT_MOD)
+BINARY_SLOT(slot_and, SLOT_AND)
+BINARY_SLOT(slot_or, SLOT_OR)
+BINARY_SLOT(slot_xor, SLOT_XOR)
 INPLACE_SLOT(slot_iadd, SLOT_ADD)
 INPLACE_SLOT(slot_isub, SLOT_SUB)
 INPLACE_SLOT(slot_imul, SLOT_MUL)
 INPLACE_SLOT(slot_itruediv, SLOT_TRUEDIV)
 INPLACE_SLOT(slot_ifloordiv, SLOT_FLOORDIV)
 INPLACE_SLOT(slot_imod, SLOT_MOD)
+INPLACE_SLOT(slot_iand, SLOT_AND)
+INPLACE_SLOT(slot_ior, SLOT_OR)
+INPLACE_SLOT(slot_ixor, SLOT_XOR)
 
 static PyObject *slot_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
@@ -347,6 +356,7 @@ static PyObject *slot_ipow(PyObject *a, PyObject *b, PyObject *mod)
 
 static PyObject *slot_neg(PyObject *a) { return unary_slot(SLOT_NEG, a); }
 static PyObject *slot_abs(PyObject *a) { return unary_slot(SLOT_ABS, a); }
+static PyObject *slot_invert(PyObject *a) { return unary_slot(SLOT_INVERT, a); }
 
 static PyObject *slot_richcompare(PyObject *a, PyObject *b, int cmp)
 {
@@ -386,6 +396,13 @@ static void fill_slots(PyNumberMethods *nb, richcmpfunc *richcompare)
     FILL(SLOT_POW, nb_inplace_power, slot_ipow);
     FILL(SLOT_NEG, nb_negative, slot_neg);
     FILL(SLOT_ABS, nb_absolute, slot_abs);
+    FILL(SLOT_AND, nb_and, slot_and);
+    FILL(SLOT_AND, nb_inplace_and, slot_iand);
+    FILL(SLOT_OR, nb_or, slot_or);
+    FILL(SLOT_OR, nb_inplace_or, slot_ior);
+    FILL(SLOT_XOR, nb_xor, slot_xor);
+    FILL(SLOT_XOR, nb_inplace_xor, slot_ixor);
+    FILL(SLOT_INVERT, nb_invert, slot_invert);
 #undef FILL
     int any_comparison = 0;
     for (int s = SLOT_LT; s <= SLOT_GE; ++s) {

@@ -74,6 +74,9 @@ def test_finfo(name):
     got, want = xp.finfo(getattr(xp, name)), np.finfo(name)
     for attr in ("bits", "eps", "max", "min", "smallest_normal", "dtype"):
         assert getattr(got, attr) == getattr(want, attr)
+    # The standard's types: Python int and floats, not NumPy scalars.
+    assert type(got.bits) is int
+    assert all(type(getattr(got, a)) is float for a in ("eps", "max", "min", "smallest_normal"))
 
 
 @pytest.mark.parametrize("name", ["int32", "int64"])

@@ -156,7 +156,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 
 // An elementwise operation: NAME (a C identifier, also the Python name), its
 // functor, its argument names (the first NPARAMS are scalars, the rest arrays),
-// its domain (va_domain without the prefix: ALL, NUMBER, FLOAT, TRUE_DIVIDE),
+// its domain (va_domain without the prefix: ALL, NUMBER, FLOAT, TRUE_DIVIDE, INTEGER),
 // its NumPy counterpart, the Python operator it provides ("" for none), how many
 // ULP it may differ from NumPy (0: bit-identical), and its description.
 #define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \

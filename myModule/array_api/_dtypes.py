@@ -5,6 +5,7 @@ these dtypes; mixed-kind promotion (integer with float) is not defined by the st
 and is refused, as array-api-strict does.
 """
 import builtins
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,11 +31,23 @@ def _dtype_of(x):
     return dt
 
 
+class finfo_object(NamedTuple):
+    """What finfo() returns: the standard's fields as Python numbers (NumPy's
+    own finfo gives NumPy scalars, which the standard does not allow)."""
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
+
+
 def finfo(type, /):  # noqa: A002 - the standard's name
     dt = _dtype_of(type)
     if dt not in _FLOAT:
         raise TypeError("finfo() takes a real floating-point dtype, got %s" % dt)
-    return np.finfo(dt)
+    f = np.finfo(dt)
+    return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
 
 
 def iinfo(type, /):  # noqa: A002

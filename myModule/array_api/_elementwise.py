@@ -13,12 +13,13 @@ _RENAMED = {
     "atan": "arctan",
     "atan2": "arctan2",
     "atanh": "arctanh",
+    "bitwise_invert": "invert",
     "pow": "power",
 }
 
 # Names the standard and the op table share.
 _SAME = (
-    "add", "ceil", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "add", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
     "floor_divide", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less",
     "less_equal", "log", "log1p", "log2", "log10", "logical_and", "logical_not", "logical_or",
     "logical_xor", "maximum", "minimum", "multiply", "negative", "not_equal", "positive",
