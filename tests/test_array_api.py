@@ -33,6 +33,7 @@ EXPECTED = """
 abs acos acosh add asin asinh atan atan2 atanh ceil clip copysign cos cosh divide equal exp expm1
 floor floor_divide greater greater_equal hypot isfinite isinf isnan less less_equal log log1p log2
 log10 logical_and logical_not logical_or logical_xor maximum minimum multiply negative not_equal
+bitwise_and bitwise_or bitwise_xor bitwise_invert
 positive pow reciprocal remainder sign signbit sin sinh sqrt square subtract tan tanh trunc
 arange asarray empty empty_like eye from_dlpack full full_like linspace ones ones_like zeros zeros_like
 astype can_cast finfo iinfo isdtype result_type bool int32 int64 float32 float64
@@ -390,6 +391,31 @@ def test_binary(name, dtype):
     # A Python scalar is weak, as the standard and NEP 50 say.
     check_scalar = getattr(xp, name)(xp.asarray(a), 2)
     assert check_scalar.dtype == BINARY[name](a, 2).dtype
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64"])
+def test_bitwise(dtype):
+    a, b = host(dtype), host(dtype, (4,))
+    x, y = xp.asarray(a), xp.asarray(b)
+    for name, ref, operator_ in (("bitwise_and", np.bitwise_and, lambda p, q: p & q),
+                                 ("bitwise_or", np.bitwise_or, lambda p, q: p | q),
+                                 ("bitwise_xor", np.bitwise_xor, lambda p, q: p ^ q)):
+        check(getattr(xp, name)(x, y), ref(a, b))
+        check(operator_(x, y), ref(a, b))
+    check(xp.bitwise_invert(x), np.invert(a))
+    check(~x, np.invert(a))
+    if dtype != "bool":
+        check(xp.bitwise_and(x, 3), np.bitwise_and(a, 3))  # a weak Python int
+
+
+@gpu
+def test_bitwise_refuses_floats():
+    f = xp.asarray(host("float64"))
+    for call in (lambda: xp.bitwise_and(f, f), lambda: f | f, lambda: ~f,
+                 lambda: xp.bitwise_xor(xp.asarray(host("int32")), 1.5)):
+        with pytest.raises(TypeError, match="bool and integers only"):
+            call()
 
 
 @gpu
