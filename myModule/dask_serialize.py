@@ -23,13 +23,13 @@ from ._core import DeviceArray
 class _Interface:
     """A device buffer as __cuda_array_interface__ describes it, owning `owner`."""
 
-    def __init__(self, owner, ptr, shape, typestr, strides=None):
+    def __init__(self, owner, ptr, shape, typestr, readonly=False):
         self.owner = owner
         # distributed's comms size a frame by its nbytes.
         self.nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(typestr).itemsize
         self.__cuda_array_interface__ = {
-            "version": 3, "shape": tuple(shape), "typestr": typestr, "strides": strides,
-            "data": (ptr, False), "stream": None,
+            "version": 3, "shape": tuple(shape), "typestr": typestr, "strides": None,
+            "data": (ptr, readonly), "stream": None,
         }
 
 
@@ -57,17 +57,51 @@ def cuda_serialize_devicearray(x):
     return _header(x), [_Interface(x, ptr, (x.nbytes,), "|u1")]
 
 
-def _frame_pointer(frame):
-    interface = frame.__cuda_array_interface__
-    return interface["data"][0]
+def _header_layout(header):
+    """The (shape, dtype, bytes) a received header asks for; ValueError or TypeError
+    where it is not one a DeviceArray can have (a header comes from another process:
+    it is not trusted to match the frame)."""
+    shape, typestr = header["shape"], header["typestr"]
+    if not isinstance(typestr, str):
+        raise TypeError("DeviceArray header: typestr must be a str, got %r" % (typestr,))
+    dtype = np.dtype(typestr)
+    if not isinstance(shape, (tuple, list)) or not all(type(n) is int for n in shape):
+        raise TypeError("DeviceArray header: shape must be a tuple of ints, got %r" % (shape,))
+    if any(n < 0 for n in shape):
+        raise ValueError("DeviceArray header: negative dimension in %r" % (tuple(shape),))
+    nbytes = dtype.itemsize
+    for n in shape:
+        nbytes *= n  # Python ints: no overflow to hide a huge request
+    return tuple(shape), dtype, nbytes
+
+
+def _frame_extent(interface):
+    """(pointer, bytes, read-only) of a received frame, which must be one
+    contiguous run (what distributed's comms deliver)."""
+    ptr, readonly = interface["data"]
+    shape, itemsize = tuple(interface["shape"]), np.dtype(interface["typestr"]).itemsize
+    strides = interface.get("strides")
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides or ())):
+        if size != 1 and stride != expected:
+            raise ValueError("DeviceArray frame: not contiguous (strides %r)" % (tuple(strides),))
+        expected *= size
+    nbytes = itemsize
+    for n in shape:
+        nbytes *= int(n)
+    return ptr, nbytes, bool(readonly)
 
 
 def cuda_deserialize_devicearray(header, frames):
     (frame,) = frames
     if not hasattr(frame, "__cuda_array_interface__"):  # a comm that moved it through the host
         return dask_deserialize_devicearray(header, frames)
-    return _core.asarray(_Interface(frame, _frame_pointer(frame), header["shape"],
-                                    header["typestr"]))
+    shape, dtype, need = _header_layout(header)
+    ptr, have, readonly = _frame_extent(frame.__cuda_array_interface__)
+    if need != have:
+        raise ValueError("DeviceArray header asks for %d bytes (shape %r, %s), the frame holds %d"
+                         % (need, shape, dtype, have))
+    return _core.asarray(_Interface(frame, ptr, shape, dtype.str, readonly))
 
 
 def dask_serialize_devicearray(x):
@@ -76,8 +110,12 @@ def dask_serialize_devicearray(x):
 
 
 def dask_deserialize_devicearray(header, frames):
+    shape, dtype, need = _header_layout(header)
     data = b"".join(bytes(f) for f in frames) if len(frames) != 1 else frames[0]
-    host = np.frombuffer(data, dtype=np.dtype(header["typestr"])).reshape(header["shape"])
+    if memoryview(data).nbytes != need:
+        raise ValueError("DeviceArray header asks for %d bytes (shape %r, %s), the frames hold %d"
+                         % (need, shape, dtype, memoryview(data).nbytes))
+    host = np.frombuffer(data, dtype=dtype).reshape(shape)
     # The receiving process's GPU: under dask-cuda each worker sees its own GPU as 0.
     return _core.to_device(host)
 

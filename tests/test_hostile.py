@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import myModule as mm
-from conftest import HAS_GPU
+from conftest import HAS_GPU, requires_gpu
 
 IMPORT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(mm.__file__)))
 
@@ -1171,3 +1171,62 @@ def test_old_crashes_survive_in_a_subprocess():
     proc = run_python(CRASH_SCRIPT)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert proc.stdout.strip() == "survived"
+
+
+# ================================================================ Dask serializers
+
+class Frame:
+    """A received device frame: what a comm hands the deserializer."""
+
+    def __init__(self, nbytes, readonly=False, strides=None, typestr="|u1"):
+        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": typestr, "strides": strides,
+                                         "data": (0x10000, readonly), "version": 3}
+
+
+def serializers():
+    pytest.importorskip("distributed", reason="distributed is not installed")
+    from myModule import dask_serialize
+    return dask_serialize
+
+
+@pytest.mark.parametrize("header, frame, exc", [
+    ({"shape": (10 ** 9,), "typestr": "<f8"}, Frame(100), ValueError),  # a view past the frame
+    ({"shape": (3,), "typestr": "<f8"}, Frame(100), ValueError),  # a frame larger than the header
+    ({"shape": (2 ** 62, 2 ** 62), "typestr": "<f8"}, Frame(8), ValueError),  # past int64
+    ({"shape": (-1,), "typestr": "<f8"}, Frame(8), ValueError),
+    ({"shape": (True,), "typestr": "<f8"}, Frame(8), TypeError),
+    ({"shape": ("1",), "typestr": "<f8"}, Frame(8), TypeError),
+    ({"shape": 1, "typestr": "<f8"}, Frame(8), TypeError),
+    ({"shape": (1,), "typestr": 5}, Frame(8), TypeError),
+    ({"shape": (1,), "typestr": b"<f8"}, Frame(8), TypeError),
+    ({"shape": (2,), "typestr": "<f8"}, Frame(16, strides=(2,)), ValueError),  # not one run
+], ids=["past-frame", "short-header", "overflow", "negative", "bool-dim", "str-dim", "int-shape",
+        "int-typestr", "bytes-typestr", "strided-frame"])
+def test_cuda_deserializer_refuses_a_header_that_does_not_fit_its_frame(header, frame, exc):
+    """A header comes from another process: it is checked against the frame before
+    any view is made (a shape larger than the frame would read past the buffer)."""
+    raises_exactly(exc, serializers().cuda_deserialize_devicearray, header, [frame])
+
+
+@pytest.mark.parametrize("header, frames, exc", [
+    ({"shape": (3,), "typestr": "<f8"}, [b"\0" * 16], ValueError),
+    ({"shape": (1,), "typestr": "<f8"}, [b"\0" * 4, b"\0" * 8], ValueError),
+    ({"shape": (-2,), "typestr": "<f8"}, [b""], ValueError),
+    ({"shape": (2,), "typestr": "|O"}, [b"\0" * 16], ValueError),  # NumPy: no object array from bytes
+    ({"shape": (2,), "typestr": None}, [b"\0" * 16], TypeError),
+])
+def test_host_deserializer_refuses_a_header_that_does_not_fit_its_frames(header, frames, exc):
+    raises_exactly(exc, serializers().dask_deserialize_devicearray, header, frames)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_cuda_deserializer_keeps_a_read_only_frame_read_only():
+    ds = serializers()
+    src = mm.asarray(np.arange(4.0))
+    header, (frame,) = ds.cuda_serialize_devicearray(src)
+    frame.__cuda_array_interface__["data"] = (frame.__cuda_array_interface__["data"][0], True)
+    got = ds.cuda_deserialize_devicearray(header, [frame])
+    np.testing.assert_array_equal(got.get(), np.arange(4.0))
+    with pytest.raises(ValueError, match="read-only"):
+        mm.add(got, 1, out=got)
