@@ -1230,3 +1230,29 @@ def test_cuda_deserializer_keeps_a_read_only_frame_read_only():
     np.testing.assert_array_equal(got.get(), np.arange(4.0))
     with pytest.raises(ValueError, match="read-only"):
         mm.add(got, 1, out=got)
+
+
+# ================================================================ the array API namespace
+
+class DtypeRaises:
+    @property
+    def dtype(self):
+        raise RuntimeError("dtype raised")
+
+
+def test_array_api_data_type_functions_refuse_what_is_no_dtype():
+    import myModule.array_api as xp
+    for call in (lambda: xp.can_cast(None, xp.float32), lambda: xp.isdtype(xp.float32, None),
+                 lambda: xp.isdtype(None, "numeric"), lambda: xp.finfo(None), lambda: xp.iinfo(None),
+                 lambda: xp.result_type(xp.float32, None), lambda: xp.isdtype(xp.float32, ["numeric"]),
+                 lambda: xp.finfo(np.float16), lambda: xp.iinfo(xp.bool)):
+        raises_exactly(TypeError, call)
+    raises_exactly(ValueError, xp.isdtype, xp.float32, "nonsense")
+    raises_exactly(ValueError, xp.result_type)
+
+
+def test_array_api_passes_on_what_a_dtype_property_raises():
+    import myModule.array_api as xp
+    for fn in (xp.finfo, xp.iinfo, xp.result_type, lambda o: xp.isdtype(o, "numeric"),
+               lambda o: xp.can_cast(o, xp.float64)):
+        raises_exactly(RuntimeError, fn, DtypeRaises())

@@ -22,6 +22,8 @@ _FLOAT = (float32, float64)
 def _dtype_of(x):
     """The dtype of an array or a dtype; TypeError for anything else."""
     dt = getattr(x, "dtype", x)
+    if dt is None:  # np.dtype(None) is float64: not what a caller passing None meant
+        raise TypeError("expected an array or a dtype, got %r" % (x,))
     try:
         dt = np.dtype(dt)
     except TypeError:
