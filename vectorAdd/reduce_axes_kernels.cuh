@@ -51,6 +51,14 @@ __device__ __forceinline__ Acc load_as(const char *p) {
     return static_cast<Acc>(from_stored<T>(*reinterpret_cast<const StoredT<T> *>(p)));
 }
 
+// Blocks of the row kernel a SM (below): five of 256 threads where a SM holds
+// 1536 or 2048 threads; Turing's hold 1024 (ptxas refuses a bound it cannot meet).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define VA_ROW_BLOCKS_PER_SM 4
+#else
+#define VA_ROW_BLOCKS_PER_SM 5
+#endif
+
 // Rows: W threads (a warp, or the whole block of kReduceThreads) per output.
 // Contig: the reduced group is one run of contiguous elements.
 // Five blocks a SM (48 registers): at the four that 52-62 registers allow, a
@@ -58,7 +66,7 @@ __device__ __forceinline__ Acc load_as(const char *p) {
 // system idle; sum(axis=1) of 10^4 x 10^4 float64 on an H200 took 185-188 us
 // there and 180 here, mean(axis=1) 217 there (bench/NOTES.md, session 6).
 template <typename Op, typename T, typename Acc, typename Out, int W, bool Contig>
-__global__ void __launch_bounds__(kReduceThreads, 5)
+__global__ void __launch_bounds__(kReduceThreads, VA_ROW_BLOCKS_PER_SM)
 reduce_rows_kernel(const char *in, char *out, AxesDims kept, AxesDims reduced, int64_t outputs,
                    int64_t count) {
     follow_previous_grid();
