@@ -33,14 +33,19 @@ class _Interface:
         }
 
 
-def _contiguous(x):
-    """x itself when C-contiguous (NumPy's rule: size-1 dimensions take any stride)."""
-    expected = x.dtype.itemsize
-    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
+def _c_contiguous(shape, strides, itemsize):
+    """NumPy's rule: size-1 dimensions take any stride; no strides means C order."""
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides or ())):
         if size != 1 and stride != expected:
-            return _core.copy(x)
+            return False
         expected *= size
-    return x
+    return True
+
+
+def _contiguous(x):
+    """x itself when C-contiguous, else a C-contiguous copy."""
+    return x if _c_contiguous(x.shape, x.strides, x.dtype.itemsize) else _core.copy(x)
 
 
 def _header(x):
@@ -81,11 +86,8 @@ def _frame_extent(interface):
     ptr, readonly = interface["data"]
     shape, itemsize = tuple(interface["shape"]), np.dtype(interface["typestr"]).itemsize
     strides = interface.get("strides")
-    expected = itemsize
-    for size, stride in zip(reversed(shape), reversed(strides or ())):
-        if size != 1 and stride != expected:
-            raise ValueError("DeviceArray frame: not contiguous (strides %r)" % (tuple(strides),))
-        expected *= size
+    if not _c_contiguous(shape, strides, itemsize):
+        raise ValueError("DeviceArray frame: not contiguous (strides %r)" % (tuple(strides),))
     nbytes = itemsize
     for n in shape:
         nbytes *= int(n)
