@@ -29,6 +29,7 @@ def host(x):
     return np.asarray(x)
 
 
+@pytest.mark.host_threads  # scheduler="threads"
 def test_device_chunks_elementwise_and_meta(rng):
     a = rng.random((300, 40))
     b = rng.random((40,)).astype(np.float32)
@@ -43,6 +44,7 @@ def test_device_chunks_elementwise_and_meta(rng):
     np.testing.assert_array_equal(host(z), a * 2 - a)
 
 
+@pytest.mark.host_threads  # scheduler="threads"
 def test_devicearray_operator_with_dask_array(rng):
     a = rng.random(100)
     d = mm.to_device(a)
@@ -52,6 +54,7 @@ def test_devicearray_operator_with_dask_array(rng):
         np.testing.assert_array_equal(host(got.compute(scheduler="threads")), a + a)
 
 
+@pytest.mark.host_threads  # scheduler="threads"
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
 def test_device_chunks_reductions(rng, name):
     a = rng.random(10_000) + 0.5 if name != "prod" else rng.random(50) + 0.5
@@ -61,6 +64,7 @@ def test_device_chunks_reductions(rng, name):
     assert np.asarray(got).dtype == np.float64
 
 
+@pytest.mark.host_threads  # scheduler="threads"
 def test_cupy_chunks_stay_cupy(rng):
     cupy = pytest.importorskip("cupy", reason="CuPy is not installed")
     a = rng.random((200, 30))

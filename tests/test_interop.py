@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import gpu_helpers as H
+from conftest import quick
 from gpu_helpers import mm
 
 pytestmark = [pytest.mark.gpu, H.requires_gpu]
@@ -24,8 +25,11 @@ FUNCS = [
     ("divide", mm.divide, np.true_divide),
 ]
 DTYPES = H.DTYPES
-N_BIG = 32 * 2**20          # elements of the arrays in the stream tests
-REPS = 100
+# The stream tests' sizes: long enough work that a missing wait shows in the plain
+# run; under compute-sanitizer (quick mode) every kernel costs 10-100 times more and
+# the checkers look for faults in the kernels, which small arrays reach as well.
+N_BIG = quick(32 * 2**20, 2**20)          # elements of the arrays in the stream tests
+REPS = quick(100, 3)
 # sum(k % 1000 for k in range(N_BIG))
 BIG_BASE = (N_BIG // 1000) * (999 * 1000 // 2) + (N_BIG % 1000) * (N_BIG % 1000 - 1) // 2
 

@@ -30,7 +30,7 @@ N_THREADS = 8
 gpu = [pytest.mark.gpu, requires_gpu]
 DEVICES = ["cpu", pytest.param("cuda", marks=gpu, id="cuda")]
 
-pytestmark = pytest.mark.usefixtures("quiet_numpy")
+pytestmark = [pytest.mark.usefixtures("quiet_numpy"), pytest.mark.host_threads]
 
 ELEMENTWISE = [
     ("add", myModule.add, np.add),
