@@ -38,6 +38,10 @@ int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out);
 /* New reference to the native NumPy dtype of `dtype`. */
 PyArray_Descr *descr_from_va(va_dtype dtype);
 const char *va_dtype_name(va_dtype dtype);
+/* Every supported dtype's name in one phrase ("int32, int64, ... and bool", or with
+ * "or"), from the dtype enum: the messages that list them cannot fall behind it. */
+const char *supported_dtypes_and(void);
+const char *supported_dtypes_or(void);
 
 /* ---- arguments.cpp: vectorcall argument parsing ---- */
 /* Fills values[i] (borrowed, NULL when absent) for names[0..nnames) from positional

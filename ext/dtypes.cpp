@@ -52,3 +52,33 @@ const char *va_dtype_name(va_dtype dtype)
     }
     return "unknown";
 }
+
+/* The names joined, the last with `last` (" and ", " or "), in the enum's order. */
+static void join_dtype_names(char *text, size_t size, const char *last)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int d = 0; d < VA_DTYPE_COUNT && used < size; ++d) {
+        const char *sep = d == 0 ? "" : (d == VA_DTYPE_COUNT - 1 ? last : ", ");
+        used += (size_t)PyOS_snprintf(text + used, size - used, "%s%s", sep, va_dtype_name((va_dtype)d));
+    }
+}
+
+/* Built once, under the GIL, as every caller holds it. */
+const char *supported_dtypes_and(void)
+{
+    static char text[128];
+    if (text[0] == '\0') {
+        join_dtype_names(text, sizeof(text), " and ");
+    }
+    return text;
+}
+
+const char *supported_dtypes_or(void)
+{
+    static char text[128];
+    if (text[0] == '\0') {
+        join_dtype_names(text, sizeof(text), " or ");
+    }
+    return text;
+}

@@ -23,10 +23,26 @@ static void call_clear(Call *c)
     }
 }
 
+/* Why the operation has no loop for these types, by its domain: the compiler asks
+ * every new domain for its reason. */
+static void no_loop_reason(const va_op_info *info, char *reason, size_t size)
+{
+    switch (info->domain) {
+        case VA_DOMAIN_INTEGER:
+            PyOS_snprintf(reason, size, "it takes bool and integers only, as %s", info->reference);
+            return;
+        case VA_DOMAIN_ALL: case VA_DOMAIN_NUMBER: case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
+        case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_FIXED: case VA_DOMAIN_MEAN:
+        case VA_DOMAIN_INDEX: case VA_DOMAIN_MAX_ENUM:
+            break;
+    }
+    PyOS_snprintf(reason, size, "the result would not be one of %s", supported_dtypes_or());
+}
+
 PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_weak *weak)
 {
     static const char *const weak_names[] = {"", "bool (Python)", "int (Python)", "float (Python)"};
-    char types[256];
+    char types[256], reason[256];
     size_t used = 0;
     types[0] = '\0';
     for (int k = 0; k < nargs && used < sizeof(types); ++k) {
@@ -34,16 +50,9 @@ PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_we
         used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s", k ? ", " : "", name);
     }
     const va_op_info *info = va_op_get(op);
-    if (info->domain == VA_DOMAIN_INTEGER) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() has no loop for the input types (%s): it takes bool and integers only, as %s",
-                     info->name, types, info->reference);
-        return NULL;
-    }
-    PyErr_Format(PyExc_TypeError,
-                 "%s() has no loop for the input types (%s): the result would not be one of bool, "
-                 "int32, int64, float32, float64",
-                 info->name, types);
+    no_loop_reason(info, reason, sizeof(reason));
+    PyErr_Format(PyExc_TypeError, "%s() has no loop for the input types (%s): %s", info->name, types,
+                 reason);
     return NULL;
 }
 

@@ -104,8 +104,7 @@ int require_cuda(const char *what)
 
 PyObject *raise_unsupported_dtype(PyObject *dtype_or_object)
 {
-    PyErr_Format(PyExc_TypeError,
-                 "unsupported dtype %R: myModule supports int32, int64, float32 and float64",
-                 dtype_or_object);
+    PyErr_Format(PyExc_TypeError, "unsupported dtype %R: myModule supports %s", dtype_or_object,
+                 supported_dtypes_and());
     return NULL;
 }

@@ -348,8 +348,8 @@ static int dtype_from_dlpack(DLDataTypeABI t, va_dtype *dtype)
     else if (t.lanes == 1 && t.code == DLPACK_CODE_BOOL && t.bits == 8) *dtype = VA_BOOL;
     else {
         PyErr_Format(PyExc_TypeError,
-                     "unsupported DLPack dtype (code %d, %d bits, %d lanes): myModule supports "
-                     "int32, int64, float32 and float64", t.code, t.bits, t.lanes);
+                     "unsupported DLPack dtype (code %d, %d bits, %d lanes): myModule supports %s",
+                     t.code, t.bits, t.lanes, supported_dtypes_and());
         return -1;
     }
     return 0;

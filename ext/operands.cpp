@@ -77,8 +77,7 @@ int operand_init(Operand *op, PyObject *obj)
     }
     Py_DECREF(imported);
     if (obj == Py_None || PyUnicode_Check(obj) || PyBytes_Check(obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "expected an array of bool, int32, int64, float32 or float64, got %.100s",
+        PyErr_Format(PyExc_TypeError, "expected an array of %s, got %.100s", supported_dtypes_or(),
                      Py_TYPE(obj)->tp_name);
         return -1;
     }

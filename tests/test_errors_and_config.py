@@ -397,3 +397,32 @@ def test_python_m_mymodule_self_check(tmp_path):
     assert "self-check passed" in output, output
     if not myModule.cuda_available():
         assert "CUDA unusable" in output, output
+
+
+# ---- the messages that name the supported dtypes ----
+
+SUPPORTED_DTYPE_NAMES = ["bool", "int32", "int64", "float32", "float64"]
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2), 1j), id="unsupported-scalar"),
+    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2, np.uint16), np.ones(2)),
+                 id="unsupported-array"),
+    pytest.param(lambda: myModule._core._op_dtypes("sqrt", np.ones(2, bool)), id="no-loop"),
+    pytest.param(lambda: myModule.add(None, np.ones(2), device="cpu"), id="not-an-array"),
+])
+def test_dtype_messages_name_every_supported_dtype(call):
+    """Every message that lists the supported dtypes lists all of them (bool was missing from
+    two after it became supported: the lists were written by hand in four places)."""
+    with pytest.raises(TypeError) as info:
+        call()
+    words = str(info.value).replace(",", " ").split()
+    missing = [name for name in SUPPORTED_DTYPE_NAMES if name not in words]
+    assert not missing, (missing, str(info.value))
+
+
+def test_integer_domain_no_loop_names_numpy_function():
+    with pytest.raises(TypeError, match=r"bitwise_and\(\) has no loop for the input types "
+                                        r"\(float64, float64\): it takes bool and integers only, "
+                                        r"as numpy\.bitwise_and"):
+        myModule._core._op_dtypes("bitwise_and", np.ones(2), np.ones(2))
