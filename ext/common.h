@@ -123,8 +123,9 @@ DeviceArrayObject *devicearray_contiguous(DeviceArrayObject *self);
 DeviceArrayObject *devicearray_copy(DeviceArrayObject *self);
 void devicearray_describe(const DeviceArrayObject *self, va_array *view);
 /* Lets go of foreign owners whose views' work is done (all of them after a
- * full synchronisation). */
-void devicearray_sweep_releases(int everything_done);
+ * full synchronisation). Returns how many still wait: with everything_done,
+ * those that letting go of the others deferred. */
+Py_ssize_t devicearray_sweep_releases(int everything_done);
 int devicearray_is_c_contiguous(const DeviceArrayObject *self);
 /* 0 when `out` (the DeviceArray taken from the user's `out_obj`) may be
  * written; -1 with ValueError, as NumPy words it, for a read-only view. */

@@ -213,16 +213,16 @@ typedef struct {
 static PendingRelease *pending = NULL;
 static Py_ssize_t pending_count = 0, pending_capacity = 0;
 
-void devicearray_sweep_releases(int everything_done)
+Py_ssize_t devicearray_sweep_releases(int everything_done)
 {
     if (pending_count == 0) {
-        return;
+        return 0;
     }
     /* Owners are dropped after the list is compacted: dropping one may run code
-     * that defers more releases. */
+     * that defers more releases (the owner held a view of another foreign owner). */
     PyObject **ready = (PyObject **)PyMem_Malloc(sizeof(PyObject *) * pending_count);
     if (ready == NULL) {
-        return;
+        return 0; /* no memory to sweep now: the next sweep tries again */
     }
     Py_ssize_t nready = 0, kept = 0;
     for (Py_ssize_t i = 0; i < pending_count; ++i) {
@@ -239,6 +239,7 @@ void devicearray_sweep_releases(int everything_done)
         Py_DECREF(ready[i]);
     }
     PyMem_Free(ready);
+    return pending_count;
 }
 
 static void release_owner_later(PyObject *owner, int device)

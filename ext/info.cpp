@@ -93,13 +93,18 @@ PyObject *mm_synchronize(PyObject *, PyObject *)
         Py_RETURN_NONE; /* nothing can be queued without a GPU */
     }
     va_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = va_synchronize(-1);
-    Py_END_ALLOW_THREADS
-    if (st != VA_SUCCESS) {
-        return raise_status(st);
-    }
-    devicearray_sweep_releases(1);
+    /* Letting go of an owner may drop the last view of another foreign owner,
+     * whose release then waits on a marker recorded after the wait: one more
+     * round per link of such a chain (views of views of other libraries' arrays).
+     * The GIL is held while owners are dropped, so only the chain adds entries. */
+    do {
+        Py_BEGIN_ALLOW_THREADS
+        st = va_synchronize(-1);
+        Py_END_ALLOW_THREADS
+        if (st != VA_SUCCESS) {
+            return raise_status(st);
+        }
+    } while (devicearray_sweep_releases(1) > 0);
     Py_RETURN_NONE;
 }
 

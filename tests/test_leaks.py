@@ -282,3 +282,23 @@ def test_rss_and_gpu_memory_flat_device_arrays():
     assert_memory_flat(calls, total=20_000, slack=RSS_SLACK_GPU)
     settle()
     assert dict(myModule._memory_stats()) == start
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_synchronize_lets_go_of_chained_foreign_owners():
+    """A view of a foreign array that holds a view of another foreign array, and so on
+    down to a DeviceArray: each link's owner is let go once the GPU has passed a marker,
+    and letting go of one drops the next link's view, whose own release waits on a
+    marker recorded after the wait. synchronize() follows the chain to its end (it let
+    go of one link per call, so the memory under a chain stayed held after it)."""
+    import gpu_helpers as H
+    settle()
+    start = H.memory_stats()
+    v = myModule.to_device(np.arange(1000.0))
+    for _ in range(8):
+        v = H.view_of(v)     # a DeviceArray whose owner (a CAIView) holds the previous one
+    np.testing.assert_array_equal(v.get(), np.arange(1000.0))
+    del v
+    myModule.synchronize()
+    assert H.memory_stats() == start
