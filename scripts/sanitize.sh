@@ -83,21 +83,26 @@ export PARTS SANITIZER SAN_API_ERRORS SAN_TIMEOUT SAN_SHARDS SAN_RACECHECK_KERNE
 
 printf '%s\0' "$@" > "$PARTS/pytest-args"
 [ $# -gt 0 ] || : > "$PARTS/pytest-args"
+# Every pair with its index (its place in the log: tool, then file), started
+# largest file first, so the longest pairs do not begin last and leave the other
+# cores idle at the end (a file's size stands in for its checker time).
 index=0
 {
     for tool in $TOOLS; do
         if [ "$TEST_C" != - ]; then  # "-": pytest files only
-            printf '%s\0%s\0%s\0%s\0' "$index" "$tool" tests/test.c ""
+            printf '%s\t%s\t%s\t%s\t%s\n' "$(stat -c %s tests/test.c)" "$index" "$tool" tests/test.c ""
             index=$((index + 1))
         fi
         for target in $FILES; do
             for ((s = 0; s < SAN_SHARDS; s++)); do
-                printf '%s\0%s\0%s\0%s\0' "$index" "$tool" "$target" "$( [ "$SAN_SHARDS" -gt 1 ] && echo "$s/$SAN_SHARDS")"
+                printf '%s\t%s\t%s\t%s\t%s\n' "$(( $(stat -c %s "$target") / SAN_SHARDS ))" "$index" "$tool" "$target" \
+                    "$( [ "$SAN_SHARDS" -gt 1 ] && echo "$s/$SAN_SHARDS")"
                 index=$((index + 1))
             done
         done
     done
-} | xargs -0 -n 4 -P "$JOBS" bash -c 'run_pair "$@"' _ 2>&1 | sed 's/^/  /'
+} | sort -t "$(printf '\t')" -k1,1nr -k2,2n | cut -f2- | tr '\t\n' '\0\0' \
+  | xargs -0 -n 4 -P "$JOBS" bash -c 'run_pair "$@"' _ 2>&1 | sed 's/^/  /'
 
 mkdir -p "$(dirname "$LOG")"
 cat "$PARTS"/[0-9]* > "$LOG"
