@@ -243,7 +243,9 @@ ASAN_PYTEST ?= $(CURDIR)/tests
 asan:
 	$(MAKE) lib SANITIZE=address,undefined
 	$(MAKE) test-c SANITIZE=address,undefined
-	rm -rf build/asan && mkdir -p build/asan/myModule && cp myModule/*.py myModule/*.pyi myModule/py.typed build/asan/myModule/
+	# The package's Python side as its build declares it (pyproject: packages and
+	# package-data), subpackages included, beside the sanitized extension.
+	rm -rf build/asan && $(PYTHON) setup.py -q build_py --build-lib build/asan
 	SANITIZE=address,undefined $(PYTHON) setup.py -q build_ext --build-lib build/asan --build-temp build/asan-tmp
 	cd build/asan && $(ASAN_ENV) LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
 	    MYMODULE_TESTS_ROOT=$(CURDIR)/build/asan $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
