@@ -13,7 +13,8 @@
 # --report-api-errors setting), SAN_TIMEOUT (seconds one pair may take),
 # SAN_SHARDS (each pytest file as that many processes, MYMODULE_TEST_SHARD, so
 # a slow file does not leave the other cores idle at the end),
-# SAN_RACECHECK_KERNELS (racecheck's --kernel-name filter; empty: every kernel).
+# SAN_RACECHECK_KERNELS (racecheck's --kernel-name filter; empty: every kernel),
+# SAN_FILTER_CHECK (1: check first that the filter matches the library's kernels).
 # The pytest runs get MYMODULE_SANITIZER_TOOL=<tool>: under racecheck, conftest
 # skips the tests marked host_threads, with its reason.
 # Exit status 1 if any pair reported an error, failed, or ran out of time.
@@ -36,11 +37,21 @@ SAN_SHARDS=${SAN_SHARDS:-1}
 # subject, CuPy's, PyTorch's and Numba's kernels are their authors' (and cost
 # most of its time in tests/test_interop.py). The filter matches mangled names:
 # every kernel of the library and every user kernel built on it sits in
-# namespace va or takes va::RawArgs, so "2va" is in its name. (Checked on an H100:
-# with this filter memcheck still reports the deliberate fault of
-# va::write_through_invalid_address; with a filter that matches nothing it
-# reports nothing.)
+# namespace va or takes va::RawArgs, so "2va" is in its name. A filter that
+# matches nothing checks nothing and says nothing, so the run first makes sure
+# this one still sees the library: under it, memcheck must report the deliberate
+# fault of va::write_through_invalid_address (SAN_FILTER_CHECK=0 skips that).
 SAN_RACECHECK_KERNELS=${SAN_RACECHECK_KERNELS-regex=2va}
+SAN_FILTER_CHECK=${SAN_FILTER_CHECK:-1}
+if [ "$SAN_FILTER_CHECK" = 1 ] && [ -n "$SAN_RACECHECK_KERNELS" ] && [[ " $TOOLS " == *" racecheck "* ]]; then
+    seen=$("$SANITIZER" --tool memcheck --kernel-name "$SAN_RACECHECK_KERNELS" \
+        "$PYTHON" -c "import myModule; myModule._core._testing_fault()" 2>&1)
+    if ! grep -q "write_through_invalid_address" <<< "$seen"; then
+        echo "racecheck's kernel filter '$SAN_RACECHECK_KERNELS' does not match the library's fault kernel:"
+        echo "$seen" | head -n 20
+        exit 1
+    fi
+fi
 # The pairs' own logs, beside LOG: what finished is kept if the whole run is cut off.
 PARTS=${LOG%.log}.parts
 rm -rf "$PARTS" && mkdir -p "$PARTS"
