@@ -14,7 +14,8 @@
 # SAN_SHARDS (each pytest file as that many processes, MYMODULE_TEST_SHARD, so
 # a slow file does not leave the other cores idle at the end),
 # SAN_RACECHECK_KERNELS (racecheck's --kernel-name filter; empty: every kernel),
-# SAN_FILTER_CHECK (1: check first that the filter matches the library's kernels).
+# SAN_FILTER_CHECK (1: check first that the filter matches the library's kernels),
+# SAN_BACKTRACE (--show-backtrace: device, the default, or yes, host, no).
 # The pytest runs get MYMODULE_SANITIZER_TOOL=<tool>: under racecheck, conftest
 # skips the tests marked host_threads, with its reason.
 # Exit status 1 if any pair reported an error, failed, or ran out of time.
@@ -32,6 +33,22 @@ SANITIZER=${SANITIZER:-compute-sanitizer}
 # the tests themselves (every status is asserted).
 SAN_API_ERRORS=${SAN_API_ERRORS:---report-api-errors no}
 SAN_TIMEOUT=${SAN_TIMEOUT:-1800}
+# To record a host backtrace the checker takes the GIL inside its launch and
+# allocation callbacks while it holds a lock of the driver's: a thread that
+# holds the GIL and enters the driver (an allocation for a new array) then waits
+# for that lock, and the thread holding it for the GIL. Threaded Dask runs froze
+# that way under initcheck and memcheck (native stacks: bench/results/
+# sanitize-2026-11-23-session8/). Device backtraces need no GIL, and
+# a report still names the kernel and, with LINEINFO=1, its source line.
+SAN_BACKTRACE=${SAN_BACKTRACE:-device}
+# With host backtraces some DeviceArrays also stayed alive past their test
+# module (memcheck: 56 allocations over tests/test_leaks.py), with device
+# backtraces none did: with host backtraces the per-module check that the
+# library's device memory returns to its start (conftest) is skipped.
+case $SAN_BACKTRACE in
+    yes | host) skip_memory_check=1 ;;
+    *) skip_memory_check=0 ;;
+esac
 SAN_SHARDS=${SAN_SHARDS:-1}
 # racecheck looks for shared-memory hazards inside a kernel: ours are its
 # subject, CuPy's, PyTorch's and Numba's kernels are their authors' (and cost
@@ -69,12 +86,15 @@ run_pair() {
         echo "== $tool: $target${shard:+ (shard $shard)}"
         if [ "$target" = tests/test.c ]; then
             VA_TEST_QUICK=1 MYMODULE_NO_POOL=1 timeout "$SAN_TIMEOUT" \
-                "$SANITIZER" --tool "$tool" "${leaks[@]}" "${extra[@]}" --error-exitcode 1 "$TEST_C" 2>&1
+                "$SANITIZER" --tool "$tool" "${leaks[@]}" "${extra[@]}" --show-backtrace "$SAN_BACKTRACE" \
+                --error-exitcode 1 "$TEST_C" 2>&1
             rc=$?
         else
             # Pytest's exit 5 is "nothing collected" (every test deselected): no failure.
-            MYMODULE_SANITIZER_TOOL=$tool MYMODULE_TEST_SHARD=$shard MYMODULE_TEST_QUICK=1 MYMODULE_SKIP_MEMORY_CHECK=1 MYMODULE_NO_POOL=1 timeout "$SAN_TIMEOUT" \
-                "$SANITIZER" --tool "$tool" "${extra[@]}" --error-exitcode 1 --target-processes all $SAN_API_ERRORS \
+            MYMODULE_SANITIZER_TOOL=$tool MYMODULE_TEST_SHARD=$shard MYMODULE_TEST_QUICK=1 MYMODULE_NO_POOL=1 \
+            MYMODULE_SKIP_MEMORY_CHECK=$skip_memory_check timeout "$SAN_TIMEOUT" \
+                "$SANITIZER" --tool "$tool" "${extra[@]}" --show-backtrace "$SAN_BACKTRACE" \
+                --error-exitcode 1 --target-processes all $SAN_API_ERRORS \
                 "$PYTHON" -m pytest -q -p no:cacheprovider -rs "$target" "${args[@]}" 2>&1
             rc=$?
             [ $rc = 5 ] && rc=0
@@ -90,7 +110,7 @@ run_pair() {
          "| $(grep -E 'SUMMARY' "$part" | tail -n 1 | sed 's/^=* *//') | $(tail -n 1 "$part" | sed 's/^ *//')"
 }
 export -f run_pair
-export PARTS SANITIZER SAN_API_ERRORS SAN_TIMEOUT SAN_SHARDS SAN_RACECHECK_KERNELS TEST_C PYTHON
+export PARTS SANITIZER SAN_API_ERRORS SAN_TIMEOUT SAN_SHARDS SAN_RACECHECK_KERNELS SAN_BACKTRACE skip_memory_check TEST_C PYTHON
 
 printf '%s\0' "$@" > "$PARTS/pytest-args"
 [ $# -gt 0 ] || : > "$PARTS/pytest-args"

@@ -1,7 +1,12 @@
 // The library's allocator: a stream-ordered pool per device (cudaMallocAsync on a
 // pool of our own, so other libraries' pools are untouched), with a retry after
-// releasing the cache when memory runs out. MYMODULE_NO_POOL=1 switches to plain
-// cudaMalloc/cudaFree, for the memory checkers.
+// releasing the cache when memory runs out. MYMODULE_NO_POOL=1 turns the caching
+// off, for the memory checkers: the pool keeps nothing past a synchronisation
+// and the host-side cache of small blocks is unused, so every array is its own
+// allocation, unmapped soon after it is freed. Allocation and free stay stream
+// ordered: cudaFree would synchronise the device from whatever thread drops the
+// last reference to an array (with the GIL held), and under memcheck that froze
+// threaded Dask runs with every thread waiting.
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -38,18 +43,13 @@ va_status device_pool(int device, cudaMemPool_t *pool) {
         cudaMemPool_t created = nullptr;
         VA_CUDA_CHECK(cudaMemPoolCreate(&created, &props));
         // Keep freed blocks cached: releasing them at every synchronisation would
-        // make each call pay for cudaMalloc again.
-        uint64_t keep_all = UINT64_MAX;
-        VA_CUDA_CHECK(cudaMemPoolSetAttribute(created, cudaMemPoolAttrReleaseThreshold, &keep_all));
+        // make each call pay for the driver's allocation again.
+        uint64_t keep = pool_disabled() ? 0 : UINT64_MAX;
+        VA_CUDA_CHECK(cudaMemPoolSetAttribute(created, cudaMemPoolAttrReleaseThreshold, &keep));
         g_pools[device] = created;
     }
     *pool = g_pools[device];
     return VA_SUCCESS;
-}
-
-cudaError_t raw_alloc(cudaMemPool_t pool, cudaStream_t stream, size_t nbytes, void **ptr) {
-    if (pool_disabled()) return cudaMalloc(ptr, nbytes);
-    return cudaMallocFromPoolAsync(ptr, nbytes, pool, stream);
 }
 
 // Blocks up to 64 MiB are also kept on the host side, per device and size class, and
@@ -116,15 +116,15 @@ va_status pool_alloc(int device, cudaStream_t stream, size_t nbytes, void **ptr)
         nbytes = small_class(nbytes);
     }
     cudaMemPool_t pool = nullptr;
-    if (!pool_disabled()) VA_CHECK(device_pool(device, &pool));
-    cudaError_t err = raw_alloc(pool, stream, nbytes, ptr);
+    VA_CHECK(device_pool(device, &pool));
+    cudaError_t err = cudaMallocFromPoolAsync(ptr, nbytes, pool, stream);
     if (err == cudaErrorMemoryAllocation) {
         // Give every cached block back to the driver, then try once more.
         cudaGetLastError();
         release_small_blocks(device, stream);
         cudaStreamSynchronize(stream);
-        if (pool != nullptr) cudaMemPoolTrimTo(pool, 0);
-        err = raw_alloc(pool, stream, nbytes, ptr);
+        cudaMemPoolTrimTo(pool, 0);
+        err = cudaMallocFromPoolAsync(ptr, nbytes, pool, stream);
     }
     if (err != cudaSuccess) {
         *ptr = nullptr;
@@ -147,10 +147,7 @@ void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
         cudaGetLastError();
         return;
     }
-    if (pool_disabled())
-        cudaFree(ptr);
-    else
-        cudaFreeAsync(ptr, stream);
+    cudaFreeAsync(ptr, stream);
     cudaGetLastError();  // a failed free (after a sticky fault) must not leak into the next call
     g_bytes_in_use -= static_cast<int64_t>(nbytes);
     g_live_allocations -= 1;

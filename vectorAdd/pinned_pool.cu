@@ -78,12 +78,15 @@ va_status va_host_alloc(size_t nbytes, void **ptr) {
 
 va_status va_host_free(void *ptr) {
     if (ptr == nullptr) return VA_SUCCESS;
-    std::lock_guard<std::mutex> lock(va::g_mutex);
+    std::unique_lock<std::mutex> lock(va::g_mutex);
     auto it = va::g_live.find(ptr);
     if (it == va::g_live.end()) VA_FAIL(VA_ERROR_INVALID_VALUE);
     const size_t size = it->second;
     va::g_live.erase(it);
     if (va::caching_disabled() || size > va::kCacheCap) {
+        // cudaFreeHost waits for the device: no other thread may wait on the
+        // cache's lock meanwhile.
+        lock.unlock();
         VA_CUDA_CHECK(cudaFreeHost(ptr));
         return VA_SUCCESS;
     }
