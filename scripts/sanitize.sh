@@ -33,13 +33,13 @@ SANITIZER=${SANITIZER:-compute-sanitizer}
 # the tests themselves (every status is asserted).
 SAN_API_ERRORS=${SAN_API_ERRORS:---report-api-errors no}
 SAN_TIMEOUT=${SAN_TIMEOUT:-1800}
-# To record a host backtrace the checker takes the GIL inside its launch and
-# allocation callbacks while it holds a lock of the driver's: a thread that
-# holds the GIL and enters the driver (an allocation for a new array) then waits
-# for that lock, and the thread holding it for the GIL. Threaded Dask runs froze
-# that way under initcheck and memcheck (native stacks: bench/results/
-# sanitize-2026-11-23-session8/). Device backtraces need no GIL, and
-# a report still names the kernel and, with LINEINFO=1, its source line.
+# To record a host backtrace the checker takes the GIL inside its launch
+# callback while it holds a lock of the driver's: a thread that holds the GIL
+# and enters the driver (an allocation for a new array) then waits for that
+# lock, and the launching thread for the GIL. Threaded Dask runs froze that way
+# (native stacks of an initcheck run: bench/results/sanitize-2026-11-23-session8/).
+# Device backtraces need no GIL, and a report still names the kernel and, with
+# LINEINFO=1, its source line.
 SAN_BACKTRACE=${SAN_BACKTRACE:-device}
 # With host backtraces some DeviceArrays also stayed alive past their test
 # module (memcheck: 56 allocations over tests/test_leaks.py), with device

@@ -130,8 +130,8 @@ def gpu_memory_returns_to_start():
     # make sanitize sets MYMODULE_SKIP_MEMORY_CHECK=1 only when the checker records
     # host backtraces (SAN_BACKTRACE=yes or host): then some DeviceArrays stayed
     # alive past their module (56 allocations over test_leaks, 18 over test_interop
-    # under memcheck), and with device backtraces alone they did not: the
-    # checker's Python backtraces held them.
+    # under memcheck), and with device backtraces alone they did not, which points
+    # at the references the checker's Python backtraces keep.
     if not HAS_GPU or os.environ.get("MYMODULE_SKIP_MEMORY_CHECK") == "1":
         yield
         return

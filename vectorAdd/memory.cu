@@ -42,8 +42,8 @@ va_status device_pool(int device, cudaMemPool_t *pool) {
         props.location.id = device;
         cudaMemPool_t created = nullptr;
         VA_CUDA_CHECK(cudaMemPoolCreate(&created, &props));
-        // Keep freed blocks cached: releasing them at every synchronisation would
-        // make each call pay for the driver's allocation again.
+        // Keep freed blocks cached, caching off aside: releasing them at every
+        // synchronisation would make each call pay for the driver's allocation again.
         uint64_t keep = pool_disabled() ? 0 : UINT64_MAX;
         VA_CUDA_CHECK(cudaMemPoolSetAttribute(created, cudaMemPoolAttrReleaseThreshold, &keep));
         g_pools[device] = created;

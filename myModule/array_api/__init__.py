@@ -3,7 +3,7 @@
 ``xp = d.__array_namespace__()`` (or ``import myModule.array_api as xp``) gives array
 API code, and libraries written on array-api-compat, myModule's GPU arrays. The dtypes
 are the library's (bool, int32, int64, float32, float64); devices are GPU indices.
-What is here and what is not: docs/array-api.md. Checked by data-apis/array-api-tests
+What is here and what is not: docs/array-api.rst. Checked by data-apis/array-api-tests
 (scripts/array_api_tests.sh; the known gaps are tests/array_api_xfails.txt).
 """
 from .. import _core

@@ -17,14 +17,19 @@ _RENAMED = {
     "pow": "power",
 }
 
-# Names the standard and the op table share.
-_SAME = (
-    "add", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less",
-    "less_equal", "log", "log1p", "log2", "log10", "logical_and", "logical_not", "logical_or",
-    "logical_xor", "maximum", "minimum", "multiply", "negative", "not_equal", "positive",
-    "reciprocal", "remainder", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
-    "tan", "tanh", "trunc",
+# The standard's elementwise functions (2024.12), clip and round aside (defined
+# below): a name is here when the op table has its operation, under that name or
+# the one _RENAMED gives, so an operation added to ops/ under a standard name
+# joins this namespace with no edit here.
+_STANDARD = (
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "sign",
+    "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
 )
 
 
@@ -45,10 +50,11 @@ def _binary(name, fn):
 
 
 def _table():
-    """The functions above that this build has (a trimmed build may lack some)."""
+    """The standard's functions whose operation this build has (a trimmed build, or an
+    operation not written yet, leaves a name out)."""
     out = {}
     ops = {op["name"]: op for op in _core._op_table}
-    for name in _SAME + tuple(_RENAMED):
+    for name in _STANDARD:
         op = ops.get(_RENAMED.get(name, name))
         if op is None:
             continue
