@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "memory.cuh"
 
@@ -78,27 +79,31 @@ va_status va_host_alloc(size_t nbytes, void **ptr) {
 
 va_status va_host_free(void *ptr) {
     if (ptr == nullptr) return VA_SUCCESS;
-    std::unique_lock<std::mutex> lock(va::g_mutex);
-    auto it = va::g_live.find(ptr);
-    if (it == va::g_live.end()) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    const size_t size = it->second;
-    va::g_live.erase(it);
-    if (va::caching_disabled() || size > va::kCacheCap) {
-        // cudaFreeHost waits for the device: no other thread may wait on the
-        // cache's lock meanwhile.
-        lock.unlock();
-        VA_CUDA_CHECK(cudaFreeHost(ptr));
-        return VA_SUCCESS;
+    // cudaFreeHost waits for the device: what to give back is chosen under the
+    // cache's lock and freed after it, so no other thread waits on the lock meanwhile.
+    bool uncached = false;
+    std::vector<void *> over_cap;
+    {
+        std::lock_guard<std::mutex> lock(va::g_mutex);
+        auto it = va::g_live.find(ptr);
+        if (it == va::g_live.end()) VA_FAIL(VA_ERROR_INVALID_VALUE);
+        const size_t size = it->second;
+        va::g_live.erase(it);
+        uncached = va::caching_disabled() || size > va::kCacheCap;
+        if (!uncached) {
+            va::g_free.emplace(size, ptr);
+            va::g_cached_bytes += size;
+            // Over the cap: give back the largest cached blocks first.
+            while (va::g_cached_bytes > va::kCacheCap && !va::g_free.empty()) {
+                auto last = std::prev(va::g_free.end());
+                va::g_cached_bytes -= last->first;
+                over_cap.push_back(last->second);
+                va::g_free.erase(last);
+            }
+        }
     }
-    va::g_free.emplace(size, ptr);
-    va::g_cached_bytes += size;
-    // Over the cap: give back the largest cached blocks first.
-    while (va::g_cached_bytes > va::kCacheCap && !va::g_free.empty()) {
-        auto last = std::prev(va::g_free.end());
-        va::g_cached_bytes -= last->first;
-        cudaFreeHost(last->second);
-        va::g_free.erase(last);
-    }
+    if (uncached) VA_CUDA_CHECK(cudaFreeHost(ptr));
+    for (void *block : over_cap) cudaFreeHost(block);
     return VA_SUCCESS;
 }
 
