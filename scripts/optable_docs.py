@@ -1,11 +1,15 @@
-"""The table of operations for the user guide, written from the op table of
-the built module (make docs runs it, so that adding an operation touches no
-other file):
+"""The table of operations for the user guide, and the array API page's list of
+elementwise functions, written from the op table of the built module (make docs
+runs it, so that adding an operation touches no other file):
 
   python3 scripts/optable_docs.py [PATH]     (default: build/docs/operations.md)
+
+The list goes beside PATH, as array-api-elementwise.inc (docs/array-api.rst
+includes it).
 """
 import os
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYMBOLS = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/", "__floordiv__": "//",
@@ -38,6 +42,12 @@ def operations_md(ops):
     return "\n".join(out) + "\n"
 
 
+def elementwise_inc(names):
+    """The names as reStructuredText literals, one paragraph (a list-table cell)."""
+    text = ", ".join("``%s``" % name for name in names)
+    return "\n".join(textwrap.wrap(text, 96, break_on_hyphens=False)) + "\n"
+
+
 def main(argv):
     # The source tree's build by default (make docs); --installed documents the
     # package the interpreter finds (the tests of an installed wheel).
@@ -50,6 +60,9 @@ def main(argv):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         f.write(operations_md(myModule.ops))
+    from myModule.array_api import _elementwise
+    with open(os.path.join(os.path.dirname(os.path.abspath(path)), "array-api-elementwise.inc"), "w") as f:
+        f.write(elementwise_inc(_elementwise.names))
     return 0
 
 

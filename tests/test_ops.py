@@ -21,6 +21,7 @@ import importlib
 import inspect
 import operator
 import os
+import re
 import subprocess
 import sys
 
@@ -183,6 +184,11 @@ def test_docs_table_lists_every_operation(tmp_path):
     text = path.read_text()
     for op in OPS:
         assert "| `%s` |" % op["name"] in text and op["doc"] in text
+    # The array API page's list of elementwise functions: the namespace's, no more.
+    from myModule import array_api
+    listed = re.findall(r"``(\w+)``", (tmp_path / "array-api-elementwise.inc").read_text())
+    assert listed == sorted(listed) and set(listed) == set(array_api._elementwise.names)
+    assert all(callable(getattr(array_api, name)) for name in listed)
 
 
 NOT_RAW = [op for op in OPS if op["kind"] != "raw"]

@@ -84,3 +84,8 @@ def round(x, /):  # noqa: A001 - the standard's name
     if x.dtype.kind in "biu":
         return _core.copy(x)
     return _core.rint(x)
+
+
+#: Every elementwise function of the namespace, sorted (docs/array-api.rst lists them
+#: from here: scripts/optable_docs.py).
+names = tuple(sorted([*functions, "clip", "round"]))
