@@ -279,19 +279,26 @@ va_status launch_columns(const AxesCall &c, const AxesDims &kept, const AxesDims
     return VA_SUCCESS;
 }
 
+// The reduced dimensions of the plan as an array view starting at `data`: one
+// output's group, for the full reduction's kernel.
+inline va_array reduced_group(const AxesPlan &p, va_dtype dtype, const char *data) {
+    va_array view = {};
+    view.data = const_cast<char *>(data);
+    view.dtype = dtype;
+    view.ndim = p.nreduced;
+    for (int k = 0; k < p.nreduced; ++k) {
+        view.shape[k] = p.reduced_extent[k];
+        view.strides[k] = p.reduced_in[k];
+    }
+    return view;
+}
+
 template <typename Op, typename T, typename Acc, typename Out>
 va_status launch_axes_typed(const AxesCall &c) {
     const AxesPlan &p = c.plan;
     if (p.nkept == 0) {
         // Everything reduced: the full reduction's kernel over the merged group.
-        va_array view = {};
-        view.data = const_cast<char *>(p.in);
-        view.dtype = c.dtype;
-        view.ndim = p.nreduced;
-        for (int k = 0; k < p.nreduced; ++k) {
-            view.shape[k] = p.reduced_extent[k];
-            view.strides[k] = p.reduced_in[k];
-        }
+        const va_array view = reduced_group(p, c.dtype, p.in);
         const ReduceCall rc{c.device, c.stream, &view, p.reduced, c.scratch, p.out, false};
         return launch_reduce_to<Op, T, Acc>(rc, reinterpret_cast<Out *>(p.out));
     }
@@ -310,14 +317,7 @@ va_status launch_axes_typed(const AxesCall &c) {
                 in_offset += r * p.kept_in[k];
                 out_offset += r * p.kept_out[k];
             }
-            va_array view = {};
-            view.data = const_cast<char *>(p.in + in_offset);
-            view.dtype = c.dtype;
-            view.ndim = p.nreduced;
-            for (int k = 0; k < p.nreduced; ++k) {
-                view.shape[k] = p.reduced_extent[k];
-                view.strides[k] = p.reduced_in[k];
-            }
+            const va_array view = reduced_group(p, c.dtype, p.in + in_offset);
             const ReduceCall rc{c.device, c.stream, &view, p.reduced, c.scratch, p.out + out_offset, false};
             VA_CHECK((launch_reduce_to<Op, T, Acc>(rc, reinterpret_cast<Out *>(p.out + out_offset))));
         }
