@@ -64,10 +64,16 @@ endif
 
 HOST_WARNINGS := -Wall,-Wextra,-Werror
 NVCCFLAGS := -std=c++17 $(OPT) $(GENCODE) --compress-mode=$(COMPRESS) --threads $(NVCC_THREADS) -Xcompiler -fPIC,$(HOST_WARNINGS) \
-             --Werror all-warnings -IvectorAdd $(foreach f,$(SAN_FLAGS),-Xcompiler $(f))
+             --Werror all-warnings -IvectorAdd $(foreach f,$(SAN_FLAGS),-Xcompiler $(f)) \
+             -DVA_BUILT_ARCHS='"$(ARCHES)"'
 
-BUILD := build/$(BUILD_KIND)-sm_$(ARCH_TAG)
-LIB_SOURCES := $(wildcard vectorAdd/*.cu)
+# OP_BUNDLES is part of the folder's name: switching it (or going back) reuses
+# what was built with that split instead of rebuilding every operation.
+OP_BUNDLES ?= 1
+BUILD := build/$(BUILD_KIND)-sm_$(ARCH_TAG)$(if $(filter-out 1,$(OP_BUNDLES)),-bundles$(OP_BUNDLES))
+# module_main.cu is not part of the library: it is shipped in the package's
+# include folder and compiled into each operation library (myModule.load).
+LIB_SOURCES := $(filter-out vectorAdd/module_main.cu,$(wildcard vectorAdd/*.cu))
 LIB_HEADERS := $(wildcard vectorAdd/*.cuh vectorAdd/*.h)
 LIB_OBJECTS := $(patsubst vectorAdd/%.cu,$(BUILD)/%.o,$(LIB_SOURCES))
 # The operations: one file each, built-in (ops/) and the user's (user_ops/).
@@ -80,7 +86,6 @@ OP_SOURCES := $(sort $(wildcard ops/*.cu user_ops/*.cu))
 # of machine code against 2.06 MB), which is most of the wheel's size. While
 # iterating on one operation, OP_BUNDLES=8 splits them into 8 smaller units. A
 # user's file (user_ops/) is compiled on its own: its names may clash.
-OP_BUNDLES ?= 1
 BUILTIN_OPS := $(sort $(wildcard ops/*.cu))
 USER_OPS := $(sort $(wildcard user_ops/*.cu))
 BUNDLE_SOURCES := $(foreach k,$(shell seq 0 $$(($(OP_BUNDLES) - 1))),$(BUILD)/gen/ops_bundle_$(k).cu)
@@ -91,7 +96,7 @@ LIBRARY := $(BUILD)/libvectoradd.a
 CXX_TEST_FLAGS := -O2 -Wall -Wextra -Werror -IvectorAdd $(SAN_FLAGS)
 LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
-export CUDA_PATH CUDA_ARCH dbg SANITIZE LINEINFO
+export CUDA_PATH CUDA_ARCH OP_BUNDLES dbg SANITIZE LINEINFO
 
 .PHONY: all deps lib build install wheel test-wheel docs doctest demo test test-c test-py bench clean sanitize asan FORCE
 .DEFAULT_GOAL := all

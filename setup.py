@@ -15,6 +15,25 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from configure import ldshared  # noqa: E402
 
 CUDA_PATH = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+# What users compile their own operations against (myModule.get_include()):
+# the library's headers and the operation library's main unit, copied into the
+# package on every build so that an installed package carries them.
+PUBLIC_HEADERS = sorted(glob.glob(os.path.join(ROOT, "vectorAdd", "*.cuh")) +
+                        glob.glob(os.path.join(ROOT, "vectorAdd", "*.h")) +
+                        [os.path.join(ROOT, "vectorAdd", "module_main.cu")])
+
+
+def stage_headers():
+    target = os.path.join(ROOT, "myModule", "include")
+    os.makedirs(target, exist_ok=True)
+    for source in PUBLIC_HEADERS:
+        destination = os.path.join(target, os.path.basename(source))
+        with open(source, "rb") as f:
+            data = f.read()
+        if not os.path.exists(destination) or open(destination, "rb").read() != data:
+            with open(destination, "wb") as f:
+                f.write(data)
+
 LIBRARY = os.path.join("build", "libvectoradd.a")
 
 
@@ -63,9 +82,13 @@ extension = Extension(
     library_dirs=[os.path.join(CUDA_PATH, "lib64")],
     libraries=["cudart_static", "dl", "rt", "pthread"],
     extra_compile_args=["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"] + SAN_FLAGS,
-    extra_link_args=SAN_FLAGS,
+    # The library's va_* symbols and the static CUDA runtime's stay inside the
+    # extension: it exports its module init only, so nothing else loaded in the
+    # process (another extension, a user's operation library) can meet them.
+    extra_link_args=SAN_FLAGS + ["-Wl,--exclude-libs,ALL"],
     language="c++",
 )
 
 
+stage_headers()
 setup(ext_modules=[extension], cmdclass={"build_ext": BuildExt})

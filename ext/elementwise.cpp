@@ -586,6 +586,9 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
         }
         goto done;
     }
+    if (where == WHERE_AUTO && !op_has_reference(c.op)) {
+        where = WHERE_CUDA; /* no CPU implementation to choose */
+    }
     if (where == WHERE_AUTO) {
         /* The GPU only where it wins, data transfers included; never an error for
          * the want of one. */

@@ -79,12 +79,13 @@ PyObject *mm_runtime_info(PyObject *, PyObject *)
     }
     int count = 0;
     va_device_count(&count);
-    return Py_BuildValue("{s:i,s:i,s:O,s:i,s:s,s:s,s:i}", "driver_version", driver,
+    return Py_BuildValue("{s:i,s:i,s:O,s:i,s:s,s:s,s:i,s:s}", "driver_version", driver,
                          "runtime_version", runtime, "cuda_available",
                          st == VA_SUCCESS ? Py_True : Py_False, "device_count", count,
                          "reason", reason,
                          "error_name", st == VA_SUCCESS ? "" : info.name,
-                         "error_code", st == VA_SUCCESS ? 0 : info.cuda_code);
+                         "error_code", st == VA_SUCCESS ? 0 : info.cuda_code,
+                         "built_architectures", va_built_architectures());
 }
 
 PyObject *mm_synchronize(PyObject *, PyObject *)

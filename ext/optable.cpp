@@ -15,7 +15,7 @@
 #include "raw.h"
 #include "reductions.h"
 
-#define MAX_OPS 256
+#define MAX_OPS VA_MAX_OPS
 #define MAX_ARGS (VA_MAX_PARAMS + VA_MAX_INPUTS)
 
 /* The keyword names of one operation: its arguments, then out and device. */
@@ -140,15 +140,14 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
     return doc;
 }
 
-static int add_function(PyObject *module, va_op op)
+/* The function object of `op`, whose __module__ is `module_name` (new reference). */
+static PyObject *new_op_function(va_op op, PyObject *self, PyObject *module_name)
 {
     const va_op_info *info = va_op_get(op);
     OpSignature *sig = &signatures[op];
     static const std::array<FastCall, MAX_OPS> elementwise = elementwise_entries(std::make_index_sequence<MAX_OPS>());
     static const std::array<FastCall, MAX_OPS> reduction = reduction_entries(std::make_index_sequence<MAX_OPS>());
     static const std::array<FastCall, MAX_OPS> raw = raw_entries(std::make_index_sequence<MAX_OPS>());
-    PyObject *fn = NULL, *module_name = NULL;
-    int rc = -1;
     /* The declaration's argument names, split in place. */
     snprintf(sig->storage, sizeof(sig->storage), "%s", info->args);
     sig->nargs = 0;
@@ -171,14 +170,20 @@ static int add_function(PyObject *module, va_op op)
     def->ml_doc = make_doc(info, sig);
     if (def->ml_doc == NULL) {
         PyErr_NoMemory();
-        return -1;
+        return NULL;
     }
-    module_name = PyModule_GetNameObject(module);
+    return PyCFunction_NewEx(def, self, module_name);
+}
+
+static int add_function(PyObject *module, va_op op)
+{
+    PyObject *fn = NULL, *module_name = PyModule_GetNameObject(module);
+    int rc = -1;
     if (module_name == NULL) {
         goto fail;
     }
-    fn = PyCFunction_NewEx(def, module, module_name);
-    if (fn == NULL || PyModule_AddObjectRef(module, info->name, fn) < 0) {
+    fn = new_op_function(op, module, module_name);
+    if (fn == NULL || PyModule_AddObjectRef(module, va_op_get(op)->name, fn) < 0) {
         goto fail;
     }
     rc = 0;
@@ -218,7 +223,7 @@ static const char *domain_name(va_domain domain)
     return "unknown";
 }
 
-static PyObject *describe(va_op op)
+static PyObject *describe(va_op op)  /* what _op_table holds of one operation */
 {
     const va_op_info *info = va_op_get(op);
     const OpSignature *sig = &signatures[op];
@@ -254,12 +259,12 @@ static PyObject *describe(va_op op)
         }
         PyTuple_SET_ITEM(fixed, k, f);
     }
-    entry = Py_BuildValue("{s:s,s:s,s:i,s:i,s:O,s:s,s:s,s:s,s:s,s:i,s:O,s:O,s:O}",
+    entry = Py_BuildValue("{s:s,s:s,s:i,s:i,s:O,s:s,s:s,s:s,s:s,s:i,s:O,s:O,s:O,s:s}",
                           "name", info->name, "kind", kind_name(info->kind), "nin", info->nin,
                           "nparams", info->nparams, "args", args, "reference", info->reference,
                           "pyop", info->pyop, "doc", info->doc, "domain", domain_name(info->domain),
                           "ulp", info->ulp, "has_identity", info->has_identity ? Py_True : Py_False,
-                          "results", results, "fixed_inputs", fixed);
+                          "results", results, "fixed_inputs", fixed, "origin", va_op_origin(op));
 fail:
     Py_XDECREF(args);
     Py_XDECREF(results);
@@ -431,7 +436,92 @@ static PyObject *op_dtypes(PyObject *, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(ss)", va_dtype_name(compute), va_dtype_name(result));
 }
 
+/* _load_module(path, version, module_name): loads an operation library built
+ * for myModule `version` and returns ((name, function, description), ...) of
+ * its operations, whose functions name `module_name` as their module. The
+ * functions are the same kind of object, over the same table, as the built-in
+ * operations'. */
+static PyObject *load_module(PyObject *, PyObject *args)
+{
+    const char *path = NULL, *version = NULL;
+    PyObject *module_name = NULL, *loaded = NULL;
+    va_module_result r;
+    if (!PyArg_ParseTuple(args, "ssU:_load_module", &path, &version, &module_name)) {
+        return NULL;
+    }
+    va_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = va_module_load(path, version, &r);
+    Py_END_ALLOW_THREADS
+    if (st != VA_SUCCESS) {
+        switch (r.problem) {
+            case VA_MODULE_CANNOT_OPEN:
+                PyErr_Format(PyExc_ImportError, "cannot load the operation library %s: %s", path, r.detail);
+                return NULL;
+            case VA_MODULE_NOT_A_MODULE:
+                PyErr_Format(PyExc_ImportError,
+                             "%s is not a myModule operation library (one built by myModule.load or "
+                             "python -m myModule.build)", path);
+                return NULL;
+            case VA_MODULE_OTHER_VERSION:
+                PyErr_Format(PyExc_ImportError,
+                             "%s was built for myModule %s, and this is myModule %s (ABI %d): build it "
+                             "again with this version (myModule.load rebuilds from the sources)",
+                             path, r.found_version, version, VA_MODULE_ABI);
+                return NULL;
+            case VA_MODULE_NAME_TAKEN:
+                if (r.clash_op < 0) {
+                    PyErr_Format(PyExc_ValueError, "%s declares two operations named '%s'", path, r.clash_name);
+                }
+                else if (va_op_origin(r.clash_op)[0] == '\0') {
+                    PyErr_Format(PyExc_ValueError,
+                                 "operation '%s' of %s: the name is taken by the built-in operation "
+                                 "myModule.%s (nothing was loaded from %s)",
+                                 r.clash_name, path, va_op_get(r.clash_op)->name, path);
+                }
+                else {
+                    PyErr_Format(PyExc_ValueError,
+                                 "operation '%s' of %s: the name is taken by '%s', loaded from %s "
+                                 "(nothing was loaded from %s)",
+                                 r.clash_name, path, va_op_get(r.clash_op)->name, va_op_origin(r.clash_op),
+                                 path);
+                }
+                return NULL;
+            case VA_MODULE_TABLE_FULL:
+                PyErr_Format(PyExc_RuntimeError, "%s: the op table is full (%d operations)", path, VA_MAX_OPS);
+                return NULL;
+            case VA_MODULE_BAD_ROWS:
+                PyErr_Format(PyExc_ImportError, "%s: %s", path,
+                             r.detail[0] != '\0' ? r.detail : "its declarations could not be read");
+                return NULL;
+            case VA_MODULE_LOADED: case VA_MODULE_PROBLEM_MAX_ENUM:
+                break;
+        }
+        return raise_status(st);
+    }
+    loaded = PyTuple_New(r.count);
+    if (loaded == NULL) {
+        return NULL;
+    }
+    for (int32_t k = 0; k < r.count; ++k) {
+        const va_op op = r.first + k;
+        PyObject *fn = new_op_function(op, module_name, module_name);
+        PyObject *entry = fn == NULL ? NULL : describe(op);
+        PyObject *item = entry == NULL ? NULL : Py_BuildValue("(sOO)", va_op_get(op)->name, fn, entry);
+        Py_XDECREF(fn);
+        Py_XDECREF(entry);
+        if (item == NULL) {
+            Py_DECREF(loaded);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(loaded, k, item);
+    }
+    return loaded;
+}
+
 static PyMethodDef introspection[] = {
+    {"_load_module", (PyCFunction)load_module, METH_VARARGS,
+     "_load_module(path, version, module_name)\n--\n\nLoads an operation library (myModule.load does)."},
     {"_op_dtypes", (PyCFunction)(void (*)(void))op_dtypes, METH_FASTCALL,
      "_op_dtypes(name, *args)\n--\n\nCompute and result dtype names of an elementwise op on args."},
     {NULL, NULL, 0, NULL},

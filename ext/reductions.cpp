@@ -272,6 +272,9 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
     if (host == NULL) {
         goto done;
     }
+    if (where == WHERE_AUTO && !op_has_reference(op)) {
+        where = WHERE_CUDA; /* no CPU implementation to choose */
+    }
     if (where == WHERE_AUTO) {
         if (plain && (int64_t)PyArray_SIZE(host) >= auto_threshold("sum") &&
             PyArray_NDIM(host) <= VA_MAX_NDIM && va_cuda_available() == VA_SUCCESS) {

@@ -4,7 +4,7 @@
 
 #include "references.h"
 
-#define MAX_OPS 256
+#define MAX_OPS VA_MAX_OPS
 
 static PyObject *cache[MAX_OPS];
 static PyObject *checks[MAX_OPS];
@@ -38,6 +38,14 @@ PyObject *op_reference(va_op op)
         PyErr_SetString(PyExc_SystemError, "no such operation");
         return NULL;
     }
+    if (info->reference[0] == '\0') {
+        PyErr_Format(PyExc_ValueError,
+                     "%s has no CPU implementation: its declaration names no reference function "
+                     "(REFERENCE \"\"); compute it on a GPU (device='cuda') or name a Python "
+                     "function in the declaration",
+                     info->name);
+        return NULL;
+    }
     if (cache[op] == NULL) {
         PyObject *fn = resolve(info->reference);
         if (fn == NULL) {
@@ -49,6 +57,12 @@ PyObject *op_reference(va_op op)
         cache[op] = fn;
     }
     return cache[op];
+}
+
+int op_has_reference(va_op op)
+{
+    const va_op_info *info = va_op_get(op);
+    return info != NULL && info->reference[0] != '\0';
 }
 
 int op_reference_takes_out(va_op op)

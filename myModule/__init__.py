@@ -22,7 +22,8 @@ array([4., 5.])
 >>> print(mm.sum(np.arange(10, dtype=np.int32)))
 45
 """
-from ._errors import CudaError, CudaFatalError, CudaUnavailableError, OutOfMemoryError
+from ._errors import (BuildError, BuildWarning, CudaError, CudaFatalError, CudaUnavailableError,
+                      OutOfMemoryError)
 from . import _core
 from ._core import (
     DeviceArray,
@@ -71,6 +72,13 @@ __all__ += [
     "eye", "full", "full_like", "linspace", "ones", "ones_like", "permute_dims", "ravel", "reshape",
     "squeeze", "stack", "transpose", "zeros", "zeros_like",
 ]
+__all__.sort()
+
+# ---- the user's own operations, built against the installed package (issue 23) ----
+from .build import get_include  # noqa: E402
+from ._load import load  # noqa: E402
+
+__all__ += ["BuildError", "BuildWarning", "get_include", "load"]
 __all__.sort()
 
 # ---- NumPy dispatch on DeviceArray (issue 11): __array_ufunc__, __array_function__ ----

@@ -115,3 +115,39 @@ class CudaFatalError(CudaError):
     --------
     CudaError : the base class.
     """
+
+
+class BuildError(RuntimeError):
+    """Building an operation library failed (`load`, ``python -m myModule.build``).
+
+    Raised when no CUDA toolkit is found (the message says how to point at one:
+    ``CUDA_PATH`` or ``nvcc`` on ``PATH``) and when nvcc refuses a file (the
+    message holds nvcc's diagnostics, which name the file and line).
+
+    Attributes
+    ----------
+    command : list of str
+        The nvcc command that failed (empty when nvcc was not found).
+    output : str
+        What nvcc printed.
+
+    Examples
+    --------
+    >>> import myModule
+    >>> err = myModule.BuildError("nvcc failed", command=["nvcc"], output="x.cu(3): error")
+    >>> isinstance(err, RuntimeError), err.output
+    (True, 'x.cu(3): error')
+    """
+
+    def __init__(self, message, command=(), output=""):
+        super().__init__(message)
+        self.command = list(command)
+        self.output = output
+
+
+class BuildWarning(UserWarning):
+    """nvcc warned about a user's file while building an operation library.
+
+    The warnings of your own file stay warnings (the library's ``-Werror`` is
+    its own); they are reported with nvcc's text, which names your file and line.
+    """

@@ -20,3 +20,20 @@ def check_power(compute, base, exponent):
     (the GPU path of host data checks this before computing)."""
     if np.dtype(compute).kind in "biu" and np.any(np.asarray(exponent) < 0):
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def softplus(x, out=None):
+    """``log(1 + exp(x))`` as user_ops/softplus.cu computes it (``x + log1p(exp(-x))``
+    above 20, where exp(x) would lose the 1), in float64 for bool and integers
+    (domain FLOAT) and in the input's own float dtype otherwise."""
+    x = np.asarray(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        big = x + np.log1p(np.exp(-x))
+        small = np.log1p(np.exp(np.minimum(x, x.dtype.type(20))))
+    result = np.where(x > 20, big, small)
+    if out is not None:
+        out[...] = result
+        return out
+    return result

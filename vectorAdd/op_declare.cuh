@@ -144,6 +144,19 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 
 }  // namespace va
 
+// The row each macro adds, as an expression (the table and a module both use it).
+#define VA_ELEMENTWISE_ROW_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)  \
+    (::va::elementwise_row<FUNCTOR, VA_DOMAIN_##DOMAIN, ::va::count_args(ARGS) - (NPARAMS),    \
+                           (NPARAMS)>(#NAME, ARGS, REFERENCE, PYOP, ULP, DOC,                 \
+                                      &::va::entries::NAME##_elementwise))
+#define VA_REDUCTION_ROW_(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)          \
+    (::va::reduction_row<FUNCTOR, VA_DOMAIN_##DOMAIN>(#NAME, REFERENCE, "", HAS_IDENTITY, ULP, \
+                                                     DOC, &::va::entries::NAME##_reduce,      \
+                                                     &::va::entries::NAME##_reduce_axes))
+#define VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC)                                  \
+    (::va::raw_row(#NAME, ARGS, ::va::count_args(ARGS) - (NPARAMS), (NPARAMS), VA_##DTYPE,    \
+                   DOC, &::va::entries::NAME##_raw))
+
 #ifdef VA_OP_TABLE
 
 #define VA_OP_ROW_(NAME, MAKE)                                                            \
@@ -163,9 +176,8 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     namespace va { namespace entries {                                                    \
     va_status NAME##_elementwise(const ElementwiseCall &);                                \
     } }                                                                                   \
-    VA_OP_ROW_(NAME, (elementwise_row<FUNCTOR, VA_DOMAIN_##DOMAIN,                        \
-                                      ::va::count_args(ARGS) - (NPARAMS), (NPARAMS)>(     \
-                          #NAME, ARGS, REFERENCE, PYOP, ULP, DOC, &entries::NAME##_elementwise)))
+    VA_OP_ROW_(NAME, VA_ELEMENTWISE_ROW_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE,  \
+                                         PYOP, ULP, DOC))
 
 // A reduction over all elements or a set of axes: NAME, its combine functor
 // (with a static template neutral<A>(), and `static constexpr bool averages =
@@ -179,10 +191,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     va_status NAME##_reduce(const ReduceCall &);                                          \
     va_status NAME##_reduce_axes(const AxesCall &);                                       \
     } }                                                                                   \
-    VA_OP_ROW_(NAME, (reduction_row<FUNCTOR, VA_DOMAIN_##DOMAIN>(#NAME, REFERENCE, "",      \
-                                                                HAS_IDENTITY, ULP, DOC,   \
-                                                                &entries::NAME##_reduce,  \
-                                                                &entries::NAME##_reduce_axes)))
+    VA_OP_ROW_(NAME, VA_REDUCTION_ROW_(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC))
 
 // A user's own kernel: NAME (the Python name), KERNEL (a __global__ function
 // taking va::RawArgs; keep it in an anonymous namespace, as the file is read
@@ -193,8 +202,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     namespace va { namespace entries {                                                    \
     va_status NAME##_raw(const RawCall &);                                                \
     } }                                                                                   \
-    VA_OP_ROW_(NAME, (raw_row(#NAME, ARGS, ::va::count_args(ARGS) - (NPARAMS), (NPARAMS),   \
-                              VA_##DTYPE, DOC, &entries::NAME##_raw)))
+    VA_OP_ROW_(NAME, VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC))
 
 #else  // the operation's own translation unit: its kernels
 
@@ -203,12 +211,12 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 #include "reduce_axes_kernels.cuh"
 #include "reduce_kernels.cuh"
 
-#define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
+#define VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)                                             \
     namespace va { namespace entries {                                                    \
     va_status NAME##_raw(const RawCall &call) { return launch_raw(call, KERNEL); }         \
     } }
 
-#define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
+#define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \
     namespace va { namespace entries {                                                    \
     va_status NAME##_elementwise(const ElementwiseCall &call) {                           \
         return launch_elementwise<FUNCTOR, VA_DOMAIN_##DOMAIN,                            \
@@ -216,7 +224,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     }                                                                                     \
     } }
 
-#define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
+#define VA_REDUCTION_LAUNCHERS_(NAME, FUNCTOR, DOMAIN)                                    \
     namespace va { namespace entries {                                                    \
     va_status NAME##_reduce(const ReduceCall &call) {                                     \
         return launch_reduction<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                       \
@@ -226,4 +234,38 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     }                                                                                     \
     } }
 
-#endif
+#ifdef VA_MODULE
+// An operation library built outside the repository (myModule.load): each file
+// is one translation unit holding both its kernels and its rows, which its
+// static initialisation hands to the module's list (module_main.cu); names of
+// one file never meet another file's.
+namespace va {
+int add_module_row(const OpEntry &row);
+}
+#define VA_MODULE_ROW_(NAME, MAKE)                                                        \
+    namespace va { namespace entries {                                                    \
+    static const int NAME##_module_row = ::va::add_module_row(MAKE);                      \
+    } }
+
+#define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
+    VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)                                                 \
+    VA_MODULE_ROW_(NAME, VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC))
+#define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
+    VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                        \
+    VA_MODULE_ROW_(NAME, VA_ELEMENTWISE_ROW_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN,         \
+                                             REFERENCE, PYOP, ULP, DOC))
+#define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
+    VA_REDUCTION_LAUNCHERS_(NAME, FUNCTOR, DOMAIN)                                        \
+    VA_MODULE_ROW_(NAME, VA_REDUCTION_ROW_(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, \
+                                           ULP, DOC))
+
+#else  // built into the library: op_table.cu reads the file once more for its row
+
+#define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC) VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)
+#define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
+    VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)
+#define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
+    VA_REDUCTION_LAUNCHERS_(NAME, FUNCTOR, DOMAIN)
+
+#endif  // VA_MODULE
+#endif  // VA_OP_TABLE

@@ -96,6 +96,11 @@ struct OpEntry {
 // The entry of `op`, or nullptr when there is none.
 const OpEntry *op_entry(va_op op);
 
+// Appends n rows of an operation library (their strings and launchers stay
+// valid for the life of the process) whose path is `origin`: all of them, or
+// none when a name is taken or the table is full (result->problem says which).
+va_status append_rows(const OpEntry *rows, int32_t n, const char *origin, va_module_result *result);
+
 // The compute dtype of `op` on these arguments that gives result dtype `out`:
 // va_op_dtypes' own when it gives `out`, else the first loop that holds every
 // array input and gives `out` (a caller that promoted with a parameter's Python

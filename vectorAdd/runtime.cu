@@ -114,6 +114,10 @@ va_status va_device_info_get(int device, va_device_info *info) {
     return VA_SUCCESS;
 }
 
+// The architectures the library's machine code was built for, as CUDA_ARCH
+// spells them ("75 80 90"): what myModule.load builds for when no GPU is present.
+const char *va_built_architectures(void) { return VA_BUILT_ARCHS; }
+
 va_status va_versions(int *driver_version, int *runtime_version) {
     if (driver_version == nullptr || runtime_version == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *driver_version = 0;

@@ -104,11 +104,59 @@ typedef struct va_op_info {
     va_dtype fixed_input[VA_MAX_INPUTS];
 } va_op_info;
 
-/* The number of operations, and each one's declaration (NULL past the end). */
+/* How many operations the table holds at most: the built-in ones and those
+ * loaded from operation libraries (va_module_load) together. */
+#define VA_MAX_OPS 1024
+
+/* The GPU architectures the library holds machine code for, as CUDA_ARCH
+ * spells them: "75 80 86 ... 121" (static storage). */
+const char *va_built_architectures(void);
+
+/* The number of operations, and each one's declaration (NULL past the end).
+ * Loading an operation library appends to the table; nothing is ever removed,
+ * so an index and its declaration stay valid for the life of the process. */
 int32_t va_op_count(void);
 const va_op_info *va_op_get(va_op op);
 /* The index of the operation called `name`, or VA_ERROR_INVALID_VALUE. */
 va_status va_op_find(const char *name, va_op *op);
+/* Where an operation comes from: "" for the library's own (ops/, user_ops/), the
+ * path of its operation library for a loaded one; NULL past the end. */
+const char *va_op_origin(va_op op);
+
+/* ---- operation libraries built outside the library (myModule.load) ---- */
+/* Why va_module_load refused an object (VA_MODULE_LOADED when it did not). */
+typedef enum va_module_problem {
+    VA_MODULE_LOADED = 0,
+    VA_MODULE_CANNOT_OPEN = 1,     /* the loader's message is in `detail` */
+    VA_MODULE_NOT_A_MODULE = 2,    /* no va_module_version / va_module_abi / init symbol */
+    VA_MODULE_OTHER_VERSION = 3,   /* built for another myModule version or ABI: `found_version` */
+    VA_MODULE_NAME_TAKEN = 4,      /* row `clash_row` is named like operation `clash_op` */
+    VA_MODULE_TABLE_FULL = 5,      /* past VA_MAX_OPS */
+    VA_MODULE_BAD_ROWS = 6,        /* the init call failed or gave rows the table cannot take */
+    VA_MODULE_PROBLEM_MAX_ENUM = 0x7fffffff
+} va_module_problem;
+
+/* The layout version of what an operation library and the library exchange
+ * (module_abi.cuh); an object built with other headers is refused. */
+#define VA_MODULE_ABI 1
+
+typedef struct va_module_result {
+    va_module_problem problem;
+    va_op first;                   /* the operations added: first .. first + count - 1 */
+    int32_t count;
+    va_op clash_op;                /* VA_MODULE_NAME_TAKEN: the operation holding the name, or */
+    int32_t clash_row;             /* -1 when two rows of the object itself share it */
+    const char *clash_name;        /* the name (the object's storage) */
+    char found_version[64];        /* VA_MODULE_OTHER_VERSION: "0.1.0 (ABI 1)" */
+    char detail[512];              /* VA_MODULE_CANNOT_OPEN: dlerror()'s text */
+} va_module_result;
+
+/* Opens the shared object at `path` (built by myModule for `version`), checks
+ * that it was built for that version and this ABI before calling anything in
+ * it, and appends its operations to the table: all of them, or none when a
+ * name is taken. The object stays loaded for the life of the process.
+ * VA_ERROR_INVALID_VALUE with result->problem saying why. */
+va_status va_module_load(const char *path, const char *version, va_module_result *result);
 
 #define VA_MAX_NDIM 32
 

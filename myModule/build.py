@@ -1,0 +1,289 @@
+"""Build one-file operations into an operation library, outside the repository.
+
+The files are the ones docs/adding-a-kernel.md teaches (``VA_ELEMENTWISE``,
+``VA_REDUCTION``, ``VA_RAW_KERNEL``); they compile with nvcc against the headers
+installed with the package (`get_include`) into one shared object, which
+``myModule.load`` takes on any machine with the NVIDIA driver (no toolkit).
+
+Command line::
+
+    python -m myModule.build softplus.cu stencil.cu -o dist/ [--arch 80 90] [--name ops]
+
+writes ``dist/ops.so`` (default name: the first file's stem). In a package of
+your own, `build_py_with_ops` builds the operations into your wheel.
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from ._errors import BuildError
+
+__all__ = ["BuildError", "build", "build_py_with_ops", "get_include", "nvcc_path",
+           "parse_arch", "default_arch", "main"]
+
+_ARCH_WORD = re.compile(r"^(?:sm_|compute_)?(\d{2,3})[a-z]?$")
+
+
+def get_include():
+    """The folder of the headers an operation file includes (``op_declare.cuh``,
+    ``raw_kernel.cuh``, ...), installed with the package."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
+def _version():
+    from . import __version__
+
+    return __version__
+
+
+def nvcc_path():
+    """The nvcc to build with: ``$CUDA_PATH/bin/nvcc`` (or ``$CUDA_HOME``), else
+    the first on ``PATH``, else ``/usr/local/cuda/bin/nvcc``; BuildError when
+    none of them is there."""
+    tried = []
+    for variable in ("CUDA_PATH", "CUDA_HOME"):
+        root = os.environ.get(variable)
+        if root:
+            candidate = os.path.join(root, "bin", "nvcc")
+            if os.access(candidate, os.X_OK):
+                return candidate
+            tried.append("%s=%s (no bin/nvcc)" % (variable, root))
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    tried.append("nvcc on PATH")
+    if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) and not any(
+            os.environ.get(v) for v in ("CUDA_PATH", "CUDA_HOME")):
+        return "/usr/local/cuda/bin/nvcc"
+    tried.append("/usr/local/cuda/bin/nvcc")
+    raise BuildError(
+        "no CUDA toolkit found (looked at: %s). Building an operation needs nvcc, the CUDA "
+        "toolkit's compiler (13.0 or newer): install the toolkit, then set CUDA_PATH to its "
+        "folder (CUDA_PATH=/usr/local/cuda-13.0) or put its bin/ on PATH. A machine with only "
+        "the driver can load an operation library built elsewhere with "
+        "python -m myModule.build." % ", ".join(tried))
+
+
+def toolkit_identity(nvcc):
+    """What identifies the toolkit in a cache key: its version.json where there
+    is one (reading a file costs less than running nvcc), else nvcc --version."""
+    root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    try:
+        with open(os.path.join(root, "version.json"), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+        return out.stdout
+
+
+def parse_arch(arch):
+    """Architectures as CUDA_ARCH spells them: ``"90"``, ``"sm_90"``, ``90``,
+    ``"80 90"``, ``"80,90"`` or a list of those; a sorted tuple of ints."""
+    if isinstance(arch, bool):
+        raise TypeError("arch must be an architecture such as '90', 'sm_90', 90 or a list, not bool")
+    if isinstance(arch, int):
+        words = [str(arch)]
+    elif isinstance(arch, str):
+        words = arch.replace(",", " ").split()
+    elif isinstance(arch, (list, tuple)):
+        words = []
+        for item in arch:
+            words.extend(str(a) for a in parse_arch(item))
+    else:
+        raise TypeError("arch must be a str, an int or a list of them, not %s" % type(arch).__name__)
+    result = set()
+    for word in words:
+        m = _ARCH_WORD.match(word.strip())
+        if m is None or int(m.group(1)) < 50:
+            raise ValueError("not a GPU architecture: %r (examples: '90', 'sm_90', 90, '80 90')" % word)
+        result.add(int(m.group(1)))
+    if not result:
+        raise ValueError("arch names no architecture")
+    return tuple(sorted(result))
+
+
+def default_arch():
+    """The architectures of the GPUs present; with none, those the package was
+    built for."""
+    from . import _core
+
+    try:
+        count = _core.device_count() if _core.cuda_available() else 0
+        present = {"%d%d" % (info["major"], info["minor"])
+                   for info in (_core.device_info(i) for i in range(count))}
+    except Exception:  # no usable GPU after all: the package's architectures
+        present = set()
+    if present:
+        return parse_arch(sorted(present))
+    return parse_arch(_core._runtime_info()["built_architectures"])
+
+
+def _gencode(archs, ptx):
+    flags = ["-gencode=arch=compute_%d,code=sm_%d" % (a, a) for a in archs]
+    if ptx:
+        flags.append("-gencode=arch=compute_%d,code=compute_%d" % (archs[-1], archs[-1]))
+    return flags
+
+
+def nvcc_command(nvcc, sources, output, archs, *, ptx=False, extra_cuda_cflags=(), version=None):
+    """The one nvcc command that builds `sources` into the operation library
+    `output`. The user's files keep their warnings as warnings (-Wall -Wextra,
+    no -Werror); only the init symbols are exported, the static CUDA runtime
+    inside stays private."""
+    include = get_include()
+    version = _version() if version is None else version
+    dirs = []
+    for s in sources:
+        d = os.path.dirname(os.path.abspath(s))
+        if d not in dirs:
+            dirs.append(d)
+    # nvcc runs the host compiler by name: with a PATH that lacks it (a clean
+    # environment, a virtual environment's bin alone), name it.
+    host_compiler = [] if shutil.which("g++") else (
+        ["-ccbin", "/usr/bin/g++"] if os.access("/usr/bin/g++", os.X_OK) else [])
+    return ([nvcc] + host_compiler + ["-std=c++17", "-O3", "-shared", "-DVA_MODULE",
+             '-DVA_MODULE_VERSION="%s"' % version]
+            + _gencode(archs, ptx)
+            + ["-Xcompiler", "-fPIC,-fvisibility=hidden,-Wall,-Wextra", "-cudart", "static",
+               "-Xlinker", "--exclude-libs,ALL", "-I" + include]
+            + ["-I" + d for d in dirs]
+            + list(extra_cuda_cflags)
+            + ["-o", output] + [os.path.abspath(s) for s in sources]
+            + [os.path.join(include, "module_main.cu")])
+
+
+def compile_library(sources, output, archs, *, ptx=False, extra_cuda_cflags=(), verbose=False,
+                    version=None):
+    """Runs nvcc; BuildError with its diagnostics when it fails. Returns what it
+    printed (warnings), to be reported by the caller."""
+    nvcc = nvcc_path()
+    command = nvcc_command(nvcc, sources, output, archs, ptx=ptx,
+                           extra_cuda_cflags=extra_cuda_cflags, version=version)
+    if verbose:
+        print(" ".join(command), flush=True)
+    result = subprocess.run(command, capture_output=True, text=True)
+    printed = (result.stdout + result.stderr).strip()
+    if verbose and printed:
+        print(printed, flush=True)
+    if result.returncode != 0:
+        raise BuildError("nvcc could not build %s:\n%s" % (", ".join(sources), printed),
+                         command=command, output=printed)
+    return printed
+
+
+def _check_sources(sources):
+    if isinstance(sources, (str, os.PathLike)):
+        sources = [sources]
+    sources = [os.fspath(s) for s in sources]
+    if not sources:
+        raise ValueError("no source files given")
+    for s in sources:
+        if not os.path.isfile(s):
+            raise FileNotFoundError("no such operation file: %s" % s)
+    return sources
+
+
+def library_name(sources, name=None):
+    """The library's name: `name`, else the first file's stem; a Python identifier."""
+    name = name or os.path.splitext(os.path.basename(os.fspath(sources[0])))[0]
+    if not name.isidentifier():
+        raise ValueError("the operation library's name must be a Python identifier, not %r" % name)
+    return name
+
+
+def build(sources, output_dir, *, name=None, arch=None, extra_cuda_cflags=(), verbose=False):
+    """Builds `sources` into ``output_dir/<name>.so`` and returns its path.
+
+    `arch` as for `load`; by default the architectures the package was built for
+    plus PTX for later GPUs (a library to ship), or ``$CUDA_ARCH``."""
+    import warnings
+
+    from ._errors import BuildWarning
+
+    sources = _check_sources(sources)
+    name = library_name(sources, name)
+    if arch is None and os.environ.get("CUDA_ARCH"):
+        arch = os.environ["CUDA_ARCH"]
+    ptx = arch is None
+    archs = parse_arch(arch) if arch is not None else default_arch_of_package()
+    os.makedirs(output_dir, exist_ok=True)
+    final = os.path.join(output_dir, name + ".so")
+    fd, partial = tempfile.mkstemp(prefix="." + name + "-", suffix=".so", dir=output_dir)
+    os.close(fd)
+    try:
+        printed = compile_library(sources, partial, archs, ptx=ptx,
+                                  extra_cuda_cflags=extra_cuda_cflags, verbose=verbose)
+        os.chmod(partial, 0o755)
+        os.replace(partial, final)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+    if "warning" in printed and not verbose:
+        warnings.warn(BuildWarning(printed), stacklevel=2)
+    return final
+
+
+def default_arch_of_package():
+    from . import _core
+
+    return parse_arch(_core._runtime_info()["built_architectures"])
+
+
+def build_py_with_ops(libraries, arch=None, extra_cuda_cflags=()):
+    """A setuptools ``build_py`` command that also builds operation libraries
+    into your package, so that they ship in its wheel.
+
+    `libraries` maps a library's path inside the package tree, without ``.so``,
+    to its source files: ``{"softplus_ops/_ops": ["softplus_ops/softplus.cu"]}``.
+    In setup.py::
+
+        from myModule.build import build_py_with_ops
+        setup(..., cmdclass={"build_py": build_py_with_ops({...})})
+
+    and in the package, ``ops = myModule.load(os.path.join(here, "_ops.so"))``.
+    The wheel then holds machine code (tag it for the platform: setup.py's
+    ``distclass`` or a `has_ext_modules` override, as the example project does).
+    """
+    from setuptools.command.build_py import build_py
+
+    class BuildPyWithOps(build_py):
+        def run(self):
+            super().run()
+            for target, sources in libraries.items():
+                output_dir = os.path.join(self.build_lib, os.path.dirname(target))
+                path = build(sources, output_dir, name=os.path.basename(target), arch=arch,
+                             extra_cuda_cflags=extra_cuda_cflags)
+                print("built operation library %s" % path)
+
+    return BuildPyWithOps
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m myModule.build",
+        description="Build one-file operations into a library that myModule.load takes "
+                    "on a machine with only the NVIDIA driver.")
+    parser.add_argument("sources", nargs="+", help="operation files (.cu)")
+    parser.add_argument("-o", "--output-dir", required=True, help="folder of the library")
+    parser.add_argument("--arch", nargs="+", default=None,
+                        help="architectures (90, sm_90, ...); default: the package's, plus PTX")
+    parser.add_argument("--name", default=None, help="library name (default: first file's stem)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the nvcc command")
+    args = parser.parse_args(argv)
+    try:
+        path = build(args.sources, args.output_dir, name=args.name, arch=args.arch,
+                     verbose=args.verbose)
+    except (BuildError, ValueError, FileNotFoundError) as err:
+        print("error: %s" % err, file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,355 @@
+"""myModule.load and python -m myModule.build: a user's one-file operations built
+from their own folder against the installed package (nvcc is on every machine
+that runs this, CI included), cached per user, registered in the one op table.
+The CPU path and every refusal run without a GPU; the GPU cases run where one is."""
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import myModule
+from conftest import GPU_MARKS, HAS_GPU, requires_gpu, requires_no_gpu
+
+pytestmark = pytest.mark.skipif(
+    not os.path.isdir(myModule.get_include()),
+    reason="the package has no include folder (build it with make build or pip install)")
+
+# One architecture keeps each build to seconds on two cores; on a GPU machine,
+# the GPU's own (the default).
+ARCH = None if HAS_GPU else "75"
+
+SOFTPLUS = r'''
+// softplus: log(1 + exp(x)), without overflow for large x. Its functor is named
+// like a built-in one (Log1p): a loaded file's names are its own.
+#include "op_declare.cuh"
+
+struct Log1p {
+    template <typename T>
+    __device__ T operator()(T x) const {
+        return x > T(20) ? x + log1p(exp(-x)) : log1p(exp(x));
+    }
+};
+
+VA_ELEMENTWISE(softplus_%(tag)s, Log1p, "x", 0, FLOAT, "softplus_ref.softplus", "", 2,
+               "log(1 + exp(x)), smooth ReLU.")
+'''
+
+REFERENCE = '''
+import numpy as np
+
+
+def softplus(x, out=None):
+    x = np.asarray(x)
+    dtype = np.result_type(x, np.float16) if x.dtype.kind in "biu" else x.dtype
+    if x.dtype.kind in "biu":
+        dtype = np.float64
+    x = x.astype(dtype, copy=False)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(x > 20, x + np.log1p(np.exp(-x)), np.log1p(np.exp(np.minimum(x, 20))))
+'''
+
+STENCIL = r'''
+// stencil_avg: the mean of each element and its two neighbours (ends: two).
+#include "op_declare.cuh"
+#include "raw_kernel.cuh"
+
+namespace {
+__global__ void stencil_kernel(va::RawArgs args) {
+    const va::RawArray &x = args.in[0];
+    const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= x.size) return;
+    double s = x.at<double>(i);
+    int c = 1;
+    if (i > 0) { s += x.at<double>(i - 1); ++c; }
+    if (i + 1 < x.size) { s += x.at<double>(i + 1); ++c; }
+    args.out.at<double>(i) = s / c;
+}
+}  // namespace
+
+VA_RAW_KERNEL(stencil_avg_%(tag)s, stencil_kernel, "x", 0, FLOAT64, "Three-point mean.")
+'''
+
+
+def softplus_reference(x):
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(x > 20, x + np.log1p(np.exp(-x)), np.log1p(np.exp(np.minimum(x, 20))))
+
+
+def write(folder, name, text):
+    path = os.path.join(str(folder), name)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+@pytest.fixture(scope="module")
+def user_folder(tmp_path_factory):
+    """A user's folder outside the repository, with a private cache of its own."""
+    folder = tmp_path_factory.mktemp("user_ops_folder")
+    cache = folder / "cache"
+    write(folder, "softplus_ref.py", REFERENCE)
+    write(folder, "softplus.cu", SOFTPLUS % {"tag": "a"})
+    write(folder, "stencil.cu", STENCIL % {"tag": "a"})
+    sys.path.insert(0, str(folder))
+    old = os.environ.get("MYMODULE_CACHE_DIR")
+    os.environ["MYMODULE_CACHE_DIR"] = str(cache)
+    yield folder
+    sys.path.remove(str(folder))
+    if old is None:
+        del os.environ["MYMODULE_CACHE_DIR"]
+    else:
+        os.environ["MYMODULE_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="module")
+def loaded(user_folder):
+    return myModule.load([user_folder / "softplus.cu", user_folder / "stencil.cu"], name="userops",
+                         arch=ARCH)
+
+
+def test_load_gives_a_namespace_of_the_declared_operations(loaded, user_folder):
+    assert sorted(loaded.__all__) == ["softplus_a", "stencil_avg_a"]
+    kinds = {op["name"]: op["kind"] for op in loaded.ops}
+    assert kinds == {"softplus_a": "elementwise", "stencil_avg_a": "raw"}
+    origins = {op["origin"] for op in loaded.ops}
+    assert len(origins) == 1 and origins.pop().startswith(str(user_folder / "cache"))
+    # Result dtypes derived from the functor, as for a built-in FLOAT operation.
+    (entry,) = [op for op in loaded.ops if op["name"] == "softplus_a"]
+    assert entry["results"] == {"float32": "float32", "float64": "float64"}
+    # help() shows the signature and the declaration's description.
+    assert loaded.softplus_a.__doc__.startswith("softplus_a(x, /") or \
+        "log(1 + exp(x))" in loaded.softplus_a.__doc__
+    assert "log(1 + exp(x))" in loaded.softplus_a.__doc__
+    assert loaded.softplus_a.__module__ == "userops"
+    # Built-in operations are untouched; the loaded ones are not myModule's.
+    assert not hasattr(myModule, "softplus_a")
+
+
+def test_loading_the_same_sources_again_gives_the_same_functions(loaded, user_folder):
+    again = myModule.load([user_folder / "softplus.cu", user_folder / "stencil.cu"], name="userops",
+                          arch=ARCH)
+    assert again is loaded and again.softplus_a is loaded.softplus_a
+
+
+def test_the_cpu_path_runs_the_users_reference(loaded):
+    x = np.array([-30.0, -1.0, -0.0, 0.0, 0.5, 25.0, np.inf, -np.inf, np.nan])
+    got = loaded.softplus_a(x, device="cpu")
+    np.testing.assert_array_equal(got, softplus_reference(x))
+    # device="auto" on small host data computes on the CPU (as for built-ins).
+    np.testing.assert_array_equal(loaded.softplus_a(x), softplus_reference(x))
+    # int32 computes in float64 (domain FLOAT), as the table says.
+    np.testing.assert_array_equal(loaded.softplus_a(np.arange(3, dtype=np.int32), device="cpu"),
+                                  softplus_reference(np.arange(3.0)))
+
+
+def test_the_cache_entry_is_private(loaded, user_folder):
+    cache = user_folder / "cache"
+    assert stat.S_IMODE(os.stat(cache).st_mode) == 0o700
+    (entry,) = [p for p in os.listdir(cache) if p.endswith(".so")]
+    mode = stat.S_IMODE(os.stat(cache / entry).st_mode)
+    assert mode & 0o077 == 0, oct(mode)
+
+
+@requires_no_gpu
+def test_without_a_gpu_the_gpu_path_says_so(loaded):
+    with pytest.raises(myModule.CudaUnavailableError):
+        loaded.softplus_a(np.ones(3), device="cuda")
+    with pytest.raises(myModule.CudaUnavailableError):
+        loaded.stencil_avg_a(np.ones(3))
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_on_the_gpu_a_loaded_operation_is_a_builtin_one(loaded):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(100_003) * 10
+    expected = softplus_reference(x)
+    d = myModule.to_device(x)
+    got = loaded.softplus_a(d)
+    assert isinstance(got, myModule.DeviceArray) and got.dtype == np.float64
+    np.testing.assert_allclose(got.get(), expected, rtol=4e-16 * 4, atol=0)
+    # Host data on the GPU (the host pipeline), strided views, out=.
+    np.testing.assert_allclose(loaded.softplus_a(x, device="cuda"), expected, rtol=2e-15, atol=0)
+    np.testing.assert_allclose(loaded.softplus_a(d[::-3]).get(), expected[::-3], rtol=2e-15, atol=0)
+    out = myModule.empty(x.shape, dtype=np.float64)
+    assert loaded.softplus_a(d, out=out) is out
+    np.testing.assert_allclose(out.get(), expected, rtol=2e-15, atol=0)
+    # float32 keeps float32 (NEP 50), as a built-in FLOAT operation.
+    got32 = loaded.softplus_a(myModule.to_device(x.astype(np.float32)))
+    assert got32.dtype == np.float32
+    # The raw kernel: host and device data.
+    y = rng.standard_normal(1000)
+    ref = np.convolve(np.pad(y, 1), np.ones(3), "valid") / np.r_[2, np.full(998, 3.0), 2]
+    np.testing.assert_allclose(loaded.stencil_avg_a(y), ref, rtol=1e-15)
+    np.testing.assert_allclose(loaded.stencil_avg_a(myModule.to_device(y)).get(), ref, rtol=1e-15)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_a_loaded_operation_takes_cupy_and_torch_arrays(loaded):
+    cupy = pytest.importorskip("cupy")
+    x = np.linspace(-5, 5, 1001)
+    got = loaded.softplus_a(cupy.asarray(x))
+    np.testing.assert_allclose(cupy.asnumpy(cupy.from_dlpack(got)), softplus_reference(x), rtol=2e-15)
+    torch = pytest.importorskip("torch")
+    got = loaded.softplus_a(torch.from_numpy(x).cuda())
+    np.testing.assert_allclose(got.get(), softplus_reference(x), rtol=2e-15)
+
+
+def test_a_name_taken_by_a_builtin_operation_is_refused(user_folder):
+    path = write(user_folder, "add.cu", SOFTPLUS.replace("softplus_%(tag)s", "add") % {})
+    with pytest.raises(ValueError, match=r"'add'.*built-in operation myModule.add"):
+        myModule.load(path, arch=ARCH)
+    assert myModule.add(1.0, 2.0) == 3.0
+
+
+def test_a_name_taken_by_a_loaded_operation_is_refused(loaded, user_folder):
+    path = write(user_folder, "again.cu", SOFTPLUS % {"tag": "a"} + "\n// another file\n")
+    with pytest.raises(ValueError, match=r"'softplus_a'.*loaded from"):
+        myModule.load(path, arch=ARCH)
+    assert loaded.softplus_a(np.zeros(1), device="cpu")[0] == np.log(2.0)
+
+
+def test_a_compile_error_names_the_users_file_and_line(user_folder):
+    path = write(user_folder, "broken.cu", '#include "op_declare.cuh"\nstruct X {};\nint f() { return y; }\n')
+    with pytest.raises(myModule.BuildError) as info:
+        myModule.load(path, arch=ARCH)
+    assert "broken.cu(3)" in str(info.value) and "error" in info.value.output
+
+
+def test_a_users_warning_stays_a_warning(user_folder):
+    text = (SOFTPLUS % {"tag": "w"}).replace(
+        "__device__ T operator()(T x) const {", "__device__ T operator()(T x) const {\n        int unused = 3;")
+    path = write(user_folder, "warned.cu", text)
+    with pytest.warns(myModule.BuildWarning, match="warned.cu"):
+        ns = myModule.load(path, arch=ARCH)
+    assert ns.softplus_w(np.zeros(1), device="cpu")[0] == np.log(2.0)
+
+
+def test_without_nvcc_the_error_says_how_to_point_at_a_toolkit(user_folder, monkeypatch):
+    monkeypatch.setenv("CUDA_PATH", str(user_folder / "no-toolkit"))
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(user_folder / "empty-bin"))
+    with pytest.raises(myModule.BuildError, match="CUDA_PATH"):
+        myModule.load(user_folder / "softplus.cu", arch=ARCH)
+
+
+def test_operators_belong_to_builtin_operations(user_folder):
+    text = (SOFTPLUS % {"tag": "op"}).replace('"softplus_ref.softplus", ""', '"softplus_ref.softplus", "__add__"')
+    path = write(user_folder, "withop.cu", text)
+    with pytest.raises(ImportError, match="operator __add__"):
+        myModule.load(path, arch=ARCH)
+
+
+def test_a_library_of_another_version_is_refused_before_it_runs(user_folder):
+    from myModule import build
+
+    path = str(user_folder / "old.so")
+    build.compile_library([write(user_folder, "old.cu", SOFTPLUS % {"tag": "old"})], path,
+                          build.parse_arch(ARCH or build.default_arch()), version="0.0.1")
+    with pytest.raises(ImportError, match=r"0\.0\.1.*this is myModule %s" % myModule.__version__):
+        myModule.load(path)
+    assert "softplus_old" not in {op["name"] for op in myModule._core._op_table}
+
+
+def test_a_shared_object_that_is_not_an_operation_library_is_refused(user_folder):
+    path = str(user_folder / "plain.so")
+    source = write(user_folder, "plain.c", "int plain(void) { return 1; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", source, "-o", path], check=True)
+    with pytest.raises(ImportError, match="not a myModule operation library"):
+        myModule.load(path)
+
+
+def test_an_entry_others_could_have_written_is_rebuilt_not_loaded(user_folder):
+    """Run in a fresh process each time (a process loads an entry once)."""
+    cache = user_folder / "cache2"
+    src = write(user_folder, "softplus_b.cu", SOFTPLUS % {"tag": "b"})
+    code = ("import myModule, numpy as np; ns = myModule.load(%r, arch=%r); "
+            "print(ns.softplus_b(np.zeros(1), device='cpu')[0])" % (src, ARCH))
+    env = dict(os.environ, MYMODULE_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    (entry,) = [cache / p for p in os.listdir(cache) if p.endswith(".so")]
+    os.chmod(entry, 0o775)  # group-writable: someone else could have put code there
+    before = os.stat(entry).st_ino
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    assert float(second.stdout) == np.log(2.0)
+    after = os.stat(entry)
+    assert after.st_ino != before and stat.S_IMODE(after.st_mode) & 0o077 == 0
+    # A cache folder others can write to is not used at all.
+    os.chmod(cache, 0o777)
+    third = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert third.returncode == 0, third.stderr
+    assert os.stat(entry).st_ino == after.st_ino  # built elsewhere, privately
+
+
+def test_processes_loading_at_once_each_get_a_working_module(user_folder):
+    cache = user_folder / "cache3"
+    src = write(user_folder, "softplus_c.cu", SOFTPLUS % {"tag": "c"})
+    code = ("import myModule, numpy as np; ns = myModule.load(%r, arch=%r); "
+            "print(ns.softplus_c(np.ones(2), device='cpu')[0])" % (src, ARCH))
+    env = dict(os.environ, MYMODULE_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        assert float(out) == softplus_reference(1.0)
+    assert [p for p in os.listdir(cache) if not p.startswith(".")] == \
+        [p for p in os.listdir(cache) if p.endswith(".so")]  # no half-written entry left visible
+
+
+def test_the_command_line_builds_a_library_that_loads_without_the_toolkit(user_folder):
+    out_dir = user_folder / "dist"
+    src = write(user_folder, "softplus_d.cu", SOFTPLUS % {"tag": "d"})
+    arch = ["--arch", ARCH] if ARCH else []
+    built = subprocess.run([sys.executable, "-m", "myModule.build", src, "-o", str(out_dir)] + arch,
+                           capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(myModule.__file__))))
+    assert built.returncode == 0, built.stderr
+    library = built.stdout.strip()
+    assert library == str(out_dir / "softplus_d.so") and os.path.isfile(library)
+    # No toolkit on this process's way: loading a built library needs none.
+    code = ("import myModule, numpy as np; ns = myModule.load(%r); "
+            "print(ns.softplus_d(np.zeros(1), device='cpu')[0])" % library)
+    env = dict(os.environ, CUDA_PATH="/nonexistent", PATH="/nonexistent",
+               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert float(run.stdout) == np.log(2.0)
+
+
+def test_a_cached_load_in_a_fresh_process_is_fast(loaded, user_folder):
+    """The per-user cache: no nvcc run, just the load (target: <= 30 ms on the GPU
+    machine, bench row; here only that it is far below a build)."""
+    code = ("import time, myModule; t = time.perf_counter(); "
+            "ns = myModule.load([%r, %r], name='userops', arch=%r); "
+            "print(time.perf_counter() - t)" % (str(user_folder / "softplus.cu"),
+                                                str(user_folder / "stencil.cu"), ARCH))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert float(run.stdout) < 1.0, run.stdout
+
+
+def test_parse_arch_takes_cuda_arch_spellings():
+    from myModule.build import parse_arch
+
+    assert parse_arch("90") == parse_arch("sm_90") == parse_arch(90) == (90,)
+    assert parse_arch(["80", 90, "sm_75"]) == parse_arch("75 80,90") == (75, 80, 90)
+    for bad in ("", "sm_x", "9", "gfx90a"):
+        with pytest.raises(ValueError):
+            parse_arch(bad)
+    for bad in (True, 9.0, None):
+        with pytest.raises(TypeError):
+            parse_arch(bad)
