@@ -39,6 +39,7 @@ elif (not os.environ.get("MYMODULE_TESTS_ROOT") and
     sys.path.insert(0, ROOT)
 
 import myModule  # noqa: E402
+from compare_floats import assert_floats_match  # noqa: E402
 
 if TEST_INSTALLED and os.path.dirname(os.path.abspath(myModule.__file__)) == os.path.join(ROOT, "myModule"):
     raise RuntimeError("MYMODULE_TEST_INSTALLED=1, but myModule was imported from the source "
@@ -319,12 +320,10 @@ def assert_same_result(got, expected, check_type=True):
     got_arr, exp_arr = np.asarray(got), np.asarray(expected)
     assert got_arr.dtype == exp_arr.dtype, "dtype %s, NumPy's %s" % (got_arr.dtype, exp_arr.dtype)
     assert got_arr.shape == exp_arr.shape, "shape %s, NumPy's %s" % (got_arr.shape, exp_arr.shape)
-    np.testing.assert_array_equal(got_arr, exp_arr, strict=True)
     if exp_arr.dtype.kind == "f":
-        nan = np.isnan(exp_arr)
-        bad = (np.signbit(got_arr) != np.signbit(exp_arr)) & ~nan
-        assert not bad.any(), "sign of zero differs at %s: got %r, NumPy %r" % (
-            np.argwhere(bad)[:5].tolist(), got_arr[bad][:5], exp_arr[bad][:5])
+        assert_floats_match(got_arr, exp_arr, ulp=0)  # bit for bit, NaN == NaN
+    else:
+        np.testing.assert_array_equal(got_arr, exp_arr, strict=True)
 
 
 def exact_int_sum(x, dtype=np.int64):
