@@ -2,7 +2,7 @@
 #   make all     install what is missing, build, install the module, run the demo
 #   make lib     libvectoradd.a (whole-program device code per file, archived)
 #   make build   lib + the extension in place (import from the repository root)
-#   make test    the C test program, then pytest
+#   make test    the C test program, then pytest (a GPU required where nvidia-smi lists one)
 #   make wheel   a binary wheel in dist/ (auditwheel-repaired, manylinux)
 #   make docs    the HTML user guide and API reference (Sphinx) in build/docs/html
 #   make doctest the examples of the docstrings and of the docs
@@ -222,10 +222,21 @@ demo:
 $(BUILD)/test_c: tests/test.c $(LIBRARY)
 	g++ -x c++ $(CXX_TEST_FLAGS) tests/test.c -x none $(LIBRARY) $(LINK_CUDA) -o $@
 
+# Where nvidia-smi lists a GPU, the tests require one (MYMODULE_REQUIRE_GPU=1): a
+# GPU test that would skip fails instead, so the library's own cuda_available()
+# cannot turn the GPU suite into skips. A setting of the caller's wins
+# (MYMODULE_REQUIRE_GPU=0 make test); nvidia-smi is asked only when it is unset.
+ifeq ($(origin MYMODULE_REQUIRE_GPU),undefined)
+  MYMODULE_REQUIRE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' && echo 1 || echo 0)
+endif
+export MYMODULE_REQUIRE_GPU
+
 test-c: $(BUILD)/test_c
+	@echo "MYMODULE_REQUIRE_GPU=$(MYMODULE_REQUIRE_GPU)"
 	$(BUILD)/test_c
 
 test-py: build
+	@echo "MYMODULE_REQUIRE_GPU=$(MYMODULE_REQUIRE_GPU)"
 	$(PYTHON) -m pytest -q tests
 
 # The C program first, then pytest (one after the other, even under -j).

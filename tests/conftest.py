@@ -1,7 +1,8 @@
 """Shared fixtures and helpers for the myModule test suite (NumPy is the oracle).
 
 - ``requires_gpu``: skip mark for tests that need a usable CUDA GPU; the reason
-  says why CUDA is unusable (from ``myModule._core._runtime_info()``).
+  says why CUDA is unusable (from ``myModule._core._runtime_info()``). With
+  ``MYMODULE_REQUIRE_GPU=1`` such a skip is a failure (pytest_runtest_makereport).
 - ``DEVICES``: the ``device=`` values for host arrays, with ``"cuda"`` carrying
   ``requires_gpu`` (and the ``gpu`` marker), so ``-m "not gpu"`` deselects it.
 - ``DTYPES``: the four supported dtypes; ``DTYPE_PAIRS``: all 16 ordered pairs.
@@ -16,6 +17,7 @@
 """
 import glob
 import os
+import re
 import sys
 import zlib
 
@@ -39,6 +41,7 @@ elif (not os.environ.get("MYMODULE_TESTS_ROOT") and
     sys.path.insert(0, ROOT)
 
 import myModule  # noqa: E402
+from compare_floats import assert_floats_match  # noqa: E402
 
 if TEST_INSTALLED and os.path.dirname(os.path.abspath(myModule.__file__)) == os.path.join(ROOT, "myModule"):
     raise RuntimeError("MYMODULE_TEST_INSTALLED=1, but myModule was imported from the source "
@@ -63,6 +66,39 @@ requires_no_gpu = pytest.mark.skipif(
     HAS_GPU, reason="a usable CUDA GPU is present: this checks behaviour without one")
 
 GPU_MARKS = [pytest.mark.gpu, requires_gpu]
+
+#: MYMODULE_REQUIRE_GPU=1 (`make test` sets it where `nvidia-smi -L` lists a GPU;
+#: the GPU machine's runs use it): a GPU test that would skip for want of a GPU
+#: fails instead. Whether the GPU tests run then does not rest on
+#: myModule.cuda_available() alone, the code under test: had it wrongly answered
+#: False, thousands of tests would skip and the run would still pass.
+REQUIRE_GPU = os.environ.get("MYMODULE_REQUIRE_GPU", "0").strip() not in ("", "0")
+_GPU_WORDS = re.compile(r"GPU|CUDA", re.IGNORECASE)
+
+
+def skipped_for_want_of_a_gpu(item, report):
+    """Whether a skip `report` of `item` is one for want of a GPU: none is usable
+    here, and the test is marked `gpu` or its skip reason names the GPU (the
+    marks of conftest and gpu_helpers, and run-time skips such as 'every example
+    here needs a GPU')."""
+    if HAS_GPU or hasattr(report, "wasxfail"):
+        return False
+    if item.get_closest_marker("gpu") is not None:
+        return True
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return bool(_GPU_WORDS.search(reason))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_GPU and report.skipped and skipped_for_want_of_a_gpu(item, report):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        report.outcome = "failed"
+        report.longrepr = "MYMODULE_REQUIRE_GPU=1, but this GPU test would have been skipped: %s" % reason
 
 #: MYMODULE_TEST_QUICK=1 (make sanitize): fewer repetitions and examples, for
 #: runs under compute-sanitizer where every kernel costs 10-100 times more.
@@ -319,12 +355,10 @@ def assert_same_result(got, expected, check_type=True):
     got_arr, exp_arr = np.asarray(got), np.asarray(expected)
     assert got_arr.dtype == exp_arr.dtype, "dtype %s, NumPy's %s" % (got_arr.dtype, exp_arr.dtype)
     assert got_arr.shape == exp_arr.shape, "shape %s, NumPy's %s" % (got_arr.shape, exp_arr.shape)
-    np.testing.assert_array_equal(got_arr, exp_arr, strict=True)
     if exp_arr.dtype.kind == "f":
-        nan = np.isnan(exp_arr)
-        bad = (np.signbit(got_arr) != np.signbit(exp_arr)) & ~nan
-        assert not bad.any(), "sign of zero differs at %s: got %r, NumPy %r" % (
-            np.argwhere(bad)[:5].tolist(), got_arr[bad][:5], exp_arr[bad][:5])
+        assert_floats_match(got_arr, exp_arr, ulp=0)  # bit for bit, NaN == NaN
+    else:
+        np.testing.assert_array_equal(got_arr, exp_arr, strict=True)
 
 
 def exact_int_sum(x, dtype=np.int64):

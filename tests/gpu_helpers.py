@@ -33,6 +33,7 @@ if (not os.environ.get("MYMODULE_TESTS_ROOT") and os.environ.get("MYMODULE_TEST_
     sys.path.insert(0, ROOT)
 
 import myModule as mm  # noqa: E402
+from compare_floats import assert_floats_match  # noqa: E402
 
 
 def _no_gpu_reason():
@@ -187,15 +188,7 @@ def assert_same(got, expected, msg=""):
     assert g.dtype == e.dtype, "%sdtype %s, expected %s" % (msg, g.dtype, e.dtype)
     assert g.shape == e.shape, "%sshape %s, expected %s" % (msg, g.shape, e.shape)
     if e.dtype.kind == "f":
-        gn, en = np.isnan(g), np.isnan(e)
-        assert np.array_equal(gn, en), "%sNaN positions differ" % msg
-        ints = np.dtype("i%d" % e.dtype.itemsize)
-        gb = np.ascontiguousarray(g).view(ints)[~en]
-        eb = np.ascontiguousarray(e).view(ints)[~en]
-        if not np.array_equal(gb, eb):
-            bad = np.flatnonzero(gb != eb)[:5]
-            raise AssertionError("%snot bit-identical at %d place(s), e.g. got %r, expected %r" % (
-                msg, int(np.count_nonzero(gb != eb)), g[~en][bad], e[~en][bad]))
+        assert_floats_match(g, e, ulp=0, msg=msg)
     else:
         if not np.array_equal(g, e):
             bad = np.flatnonzero((g != e).ravel())[:5]

@@ -10,7 +10,8 @@
  *
  * Argument checks that the library makes before any CUDA call run everywhere.
  * The no-device checks run only without a usable GPU, the GPU cases only with
- * one; each case not run is counted as skipped. A float32 add of 2^31 + 5
+ * one; each case not run is counted as skipped. MYMODULE_REQUIRE_GPU=1 (set by
+ * `make test` where nvidia-smi lists a GPU) makes a missing GPU a failure. A float32 add of 2^31 + 5
  * elements (about 26 GB of GPU memory) runs on GPUs with 40 GB free, or when
  * VA_TEST_LARGE=1; VA_TEST_LARGE=0 turns it off.
  *
@@ -1367,11 +1368,42 @@ static void test_multi_gpu(void) {
                      VA_SUCCESS);
         CHECK(memcmp(o1, o2, (size_t)sizes[k] * 8) == 0, "add over %d GPUs differs from GPU 0's (n = %lld)",
               count, (long long)sizes[k]);
+        /* and both against the host's own adds (one IEEE rounding each, no fast-math):
+         * a fault shared by one GPU and all of them does not pass */
+        int64_t add_wrong = 0;
+        for (int64_t i = 0; i < sizes[k]; i++) {
+            const double want = x[i] + y[i];
+            add_wrong += memcmp(&want, &o2[i], 8) != 0;
+        }
+        CHECK(add_wrong == 0, "add over %d GPUs: %lld of %lld elements differ from the host's x + y", count,
+              (long long)add_wrong, (long long)sizes[k]);
         double s1 = 0.0, s2 = 1.0;
         CHECK_STATUS(va_reduce_host(0, sum, &vx, &s1), VA_SUCCESS);
         CHECK_STATUS(va_reduce_host_multi(devices, count, sum, &vx, &s2), VA_SUCCESS);
         CHECK(memcmp(&s1, &s2, 8) == 0, "sum over %d GPUs %.17g, GPU 0's %.17g (n = %lld)", count, s2,
               s1, (long long)sizes[k]);
+        /* the sum against a long double reference: any order of summing in double is
+         * within (n - 1) u sum|x| of it (twice that covers the reference's own error) */
+        long double ref = 0.0L, mag = 0.0L;
+        for (int64_t i = 0; i < sizes[k]; i++) {
+            ref += (long double)x[i];
+            mag += fabsl((long double)x[i]);
+        }
+        const long double bound = 2.0L * (long double)sizes[k] * (DBL_EPSILON / 2) * mag;
+        CHECK(fabsl((long double)s2 - ref) <= bound, "sum over %d GPUs %.17g, host reference %.17Lg (n = %lld)",
+              count, s2, ref, (long long)sizes[k]);
+        /* integer-valued doubles sum exactly in any order: the host's int64 sum, bit for bit */
+        int64_t exact = 0;
+        for (int64_t i = 0; i < sizes[k]; i++) {
+            o1[i] = (double)((i * 7919) % 10007 - 5003);
+            exact += (i * 7919) % 10007 - 5003;
+        }
+        va_array vi;
+        make_view(&vi, o1, VA_FLOAT64, 1, shape, &c);
+        double s3 = 0.5;
+        CHECK_STATUS(va_reduce_host_multi(devices, count, sum, &vi, &s3), VA_SUCCESS);
+        CHECK(s3 == (double)exact, "sum of integer-valued doubles over %d GPUs %.17g, exact %lld (n = %lld)",
+              count, s3, (long long)exact, (long long)sizes[k]);
     }
     free(x);
     free(y);
@@ -1675,6 +1707,13 @@ int main(void) {
     g_gpu = avail == VA_SUCCESS;
     if (!g_gpu && avail != VA_ERROR_NO_DEVICE)
         CHECK(0, "va_cuda_available returned %s", va_status_string(avail));
+    /* MYMODULE_REQUIRE_GPU=1 (make test sets it where nvidia-smi lists a GPU): the
+     * library's own answer cannot turn every GPU case into a skip. */
+    const char *require = getenv("MYMODULE_REQUIRE_GPU");
+    const int require_gpu = require != NULL && require[0] != '\0' && strcmp(require, "0") != 0;
+    if (require_gpu && !g_gpu)
+        CHECK(0, "MYMODULE_REQUIRE_GPU=%s, but va_cuda_available returned %s: every GPU case would skip",
+              require, va_status_string(avail));
 
     test_status_strings();
     test_dtype_size();

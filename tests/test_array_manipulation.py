@@ -169,11 +169,19 @@ def test_ravel_is_a_view_when_contiguous_and_flatten_copies():
     r = d.ravel()
     assert r.shape == (12,) and r.ptr == d.ptr
     assert myModule.ravel(d).shape == (12,)
-    if not myModule.cuda_available():
+    if not HAS_GPU:
         with pytest.raises(myModule.CudaUnavailableError):
             d.flatten()
         with pytest.raises(myModule.CudaUnavailableError):
             d.T.ravel()
+        return
+    # with a GPU, the copies' values against NumPy's (real data, not fake's zeros)
+    real = myModule.to_device(a)
+    flat = real.flatten()
+    assert isinstance(flat, myModule.DeviceArray) and flat.ptr != real.ptr
+    assert_same_result(flat.get(), a.flatten())
+    assert_same_result(real.T.ravel().get(), a.T.ravel())
+    assert_same_result(real[:, ::2].ravel().get(), a[:, ::2].ravel())
 
 
 # ---- scalars and truth
@@ -190,8 +198,13 @@ def test_scalar_conversion_errors_as_numpy(shape, dtype, convert):
     if isinstance(expected, Raised):
         assert_same_result(got, expected)
         assert str(got.exc).split(".")[0] == str(expected.exc).split(".")[0]
-    elif not myModule.cuda_available():
+    elif not HAS_GPU:
         assert isinstance(got, Raised) and isinstance(got.exc, myModule.CudaUnavailableError), got
+    else:  # with a GPU: NumPy's value and type, from real data (fake's memory is zeros)
+        a = (np.arange(a.size) % 3 + 2).astype(dtype).reshape(shape)
+        expected = outcome(lambda: fn(a))
+        got = outcome(lambda: fn(myModule.to_device(a)))
+        assert type(got) is type(expected) and got == expected, (got, expected)
 
 
 # ---- errors of concatenate and stack come before the GPU

@@ -245,9 +245,12 @@ def test_first_call_child_times_and_checks_every_operation(monkeypatch):
         [d["name"] for d in op_rows.ops_of(myModule.ops, "reduction")]
     assert names == expected
     assert all(r["correct"] and r["first_s"] > 0 and r["warm_s"] > 0 for r in res["ops"])
+    # the process's first call loads the module: its own row, left out of the others' worst
+    assert [r["loads_module"] for r in res["ops"]] == [True] + [False] * (len(names) - 1)
+    assert res["first_load"] == res["ops"][0] and res["first_load"]["name"] == expected[0]
     worst = op_rows.worst_first_call(res["ops"])
-    assert worst["first_s"] - worst["warm_s"] == max(r["first_s"] - r["warm_s"]
-                                                     for r in res["ops"])
+    assert worst is not res["ops"][0]
+    assert op_rows.first_call_ratio(worst) == max(r["first_s"] / r["warm_s"] for r in res["ops"][1:])
 
 
 def test_first_call_row_verdicts():
@@ -263,3 +266,87 @@ def test_first_call_row_verdicts():
     fc["wrong"] = ["a"]
     assert run.first_call_ops_row(fc)["result"] == "missed"
     assert run.first_call_ops_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+
+
+def test_first_call_row_leaves_the_module_load_to_its_own_row():
+    ops = [{"name": "a", "first_s": 40e-3, "warm_s": 1e-5, "correct": True, "loads_module": True},
+           {"name": "b", "first_s": 2e-4, "warm_s": 1e-5, "correct": True, "loads_module": False}]
+    fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [], "skipped": [],
+          "first_load": ops[0]}
+    assert fc["worst"]["name"] == "b"
+    assert run.first_call_ops_row(fc)["result"] == "met"          # 20x
+    load = run.first_load_row(fc)
+    assert load["result"] == "missed" and load["evals"][0]["ratio"] == pytest.approx(4000)
+    assert load["evals"][0]["threshold"] == run.FIRST_LOAD_RATIO
+    ops[0]["first_s"] = 5e-3                                       # 500x a warm call
+    assert run.first_load_row(fc)["result"] == "met"
+    ops[0]["correct"] = False
+    assert run.first_load_row(fc)["result"] == "missed"
+    assert run.first_load_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+    assert run.first_load_row({"status": "error", "why": "rc 1"})["result"] == "missed"
+
+
+def test_first_call_targets_are_ratios_to_a_warm_call():
+    """The same excess over a warm call meets or misses with the warm call's size:
+    no absolute slack."""
+    for warm, want in ((1e-3, "met"), (1e-6, "missed")):
+        ops = [{"name": "load", "first_s": 1.0, "warm_s": 1.0, "correct": True, "loads_module": True},
+               {"name": "x", "first_s": warm + 5e-4, "warm_s": warm, "correct": True, "loads_module": False}]
+        fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [], "skipped": []}
+        assert run.first_call_ops_row(fc)["result"] == want, warm
+
+
+def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
+    floor = {}
+    target = run.floor_ratio("myModule", 1.2, "<= 1.2x the C floor", floor=floor)
+    results = {"myModule": {"median_s": 10e-6}}
+    assert target.evaluate(results, None) == (None, "n/a")    # no floor measured: no verdict
+    floor.update(status="ok", median_s=9e-6)
+    value, verdict = target.evaluate(results, None)
+    assert verdict == "met" and value == pytest.approx(10 / 9)
+    floor["median_s"] = 8e-6
+    assert target.evaluate(results, None)[1] == "missed"
+    row = run.c_floor_row(dict(floor, rounds=31))
+    assert row["cells"][0] == run.fmt_time(8e-6) and row["result"] == "info"
+    assert run.c_floor_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+
+
+def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
+    import c_floor
+    src = open(os.path.join(BENCH, "run.py")).read()
+    n1 = src[src.index('"%s, device arrays, n = 1, call + sync"'):]
+    assert "floor_ratio(" in n1[:400], "the n = 1 rows lost their floor target"
+    assert os.path.exists(c_floor.PROBE)
+    assert "-arch=native" in c_floor.compile_command("nvcc", "/tmp/x")  # no PTX JIT in the floor
+
+
+def test_c_floor_probe_output_is_parsed_and_checked():
+    import c_floor
+    ok = c_floor.parse('noise\n{"status": "ok", "median_s": 8.7e-06, "min_s": 8.5e-06, "rounds": 31}\n')
+    assert ok["status"] == "ok" and ok["median_s"] == 8.7e-06
+    assert c_floor.parse("")["status"] == "error"
+    assert c_floor.parse('{"status": "ok", "median_s": 0}')["status"] == "error"
+    assert c_floor.parse('{"status": "error", "why": "no device"}')["status"] == "error"
+    assert c_floor.measure("/nonexistent", "/tmp", has_gpu=False)["status"] == "skipped"
+    assert c_floor.measure("/nonexistent", "/tmp", has_gpu=True)["status"] == "error"
+
+
+def test_the_slice_row_is_a_ratio_to_cupy():
+    import array_rows
+    stub = types.SimpleNamespace(libs={k: types.SimpleNamespace(mod=None) for k in ("myModule", "CuPy", "PyTorch")},
+                                 data=None)
+    case = next(c for c in array_rows.cases(stub, None, run) if "slice" in c.name)
+    (target,) = case.targets
+    assert target.evaluate({"myModule": {"median_s": 1e-6}}, None) == (None, "n/a")  # no peer: no verdict
+    assert target.evaluate({"myModule": {"median_s": 1e-6}, "CuPy": {"median_s": 2e-6}}, None)[1] == "met"
+    assert target.evaluate({"myModule": {"median_s": 1e-7}, "CuPy": {"median_s": 5e-8}}, None)[1] == "missed"
+
+
+def test_no_absolute_time_thresholds_in_the_bench():
+    """bench/TARGETS.md: ratios only. A threshold in seconds (a *_LIMIT_S or *_SLACK_S
+    constant, as the slice's 2 us and the first call's 1 ms were) is refused."""
+    import re
+    for name in sorted(os.listdir(BENCH)):
+        if name.endswith(".py"):
+            text = open(os.path.join(BENCH, name)).read()
+            assert not re.search(r"\b[A-Z_]*(LIMIT|SLACK)_S\b", text), name

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import myModule
+from compare_floats import assert_sum_matches
 from conftest import HAS_GPU, assert_same_result, requires_gpu
 
 COUNT = myModule.device_count()
@@ -276,9 +277,7 @@ def test_sum_on_every_gpu_is_bit_identical_to_one_gpu(default_devices, dtype):
         assert_same_result(every, one)
         expected = np.sum(x)
         if np.dtype(dtype).kind == "f":
-            scale = np.sum(np.abs(x.astype(np.float64)))
-            assert abs(float(every) - float(np.sum(x.astype(np.float64)))) <= 1e-6 * scale
-            assert every.dtype == expected.dtype
+            assert_sum_matches(every, expected, x)  # NumPy's bits or within rounding of the exact sum
         else:
             assert_same_result(every, expected)
 
@@ -290,6 +289,7 @@ def test_auto_above_its_threshold_shares_out_with_the_same_bits(default_devices)
     x = np.random.default_rng(3).standard_normal(_sizes(8)[-1])
     one, every = _one_and_all(lambda: myModule.sum(x))
     assert_same_result(every, one)
+    assert_sum_matches(every, np.sum(x), x)  # and against an independent value, not only one GPU's
     one, every = _one_and_all(lambda: myModule.add(x, x[::-1]))
     assert_same_result(every, one)
     assert_same_result(every, x + x[::-1])
@@ -328,6 +328,7 @@ def test_strided_and_broadcast_host_inputs_on_every_gpu(default_devices, layout)
         a = np.asarray(a)
         one, every = _one_and_all(lambda: myModule.sum(a, device="cuda"))
         assert_same_result(every, one)
+        assert_sum_matches(every, np.sum(a), a)
 
 
 @pytest.mark.gpu
@@ -404,6 +405,8 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
         assert got[name]["sum"] == float(n * (n - 1) // 2), where  # exact in float64
     # The chunking of a reduction depends on n alone: the same bits on any number of GPUs.
     assert got["one"]["sum_b"] == got["all"]["sum_b"], where
+    b = np.linspace(-1.0, 1.0, n)  # and those bits against an independent value
+    assert_sum_matches(np.frombuffer(bytes.fromhex(got["all"]["sum_b"]), np.float64)[0], np.sum(b), b)
     lines = [line for line in proc.stderr.splitlines() if line.startswith("[myModule pipeline]")]
     adds = [line for line in lines if "] GPU 0 add n=" in line]
     sums = [line for line in lines if "] GPU 0 sum n=" in line]

@@ -1,39 +1,31 @@
 """sum and trace on host arrays, against NumPy and exact sums.
 
 sum: np.sum's dtype (int32 and int64 sum into int64); integer sums exact (int64
-wraps like NumPy's); float sums within rounding of math.fsum (rtol 1e-6 for
-float32, 1e-12 for float64, relative to the sum of |x|); NaN and inf propagate.
+wraps like NumPy's); float sums np.sum's bits or within rounding of the exact
+sum (compare_floats.assert_sum_matches); NaN and inf propagate.
 trace: np.trace's value and dtype for 2-D arrays of any strides; ValueError
 otherwise."""
-import math
-
 import numpy as np
 import pytest
 
 import myModule
+from compare_floats import assert_sum_matches
 from conftest import (DEVICES, DTYPE_IDS, DTYPES, FLOAT_DTYPES, INT_DTYPES, check_layout,
                       exact_int_sum, make_layout, sum_values)
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
-RTOL = {4: 1e-6, 8: 1e-12}  # by itemsize: float32, float64 (any byte order)
-
-
 def assert_sum_close(got, x, expected_dtype):
-    """got is sum(x): a NumPy scalar of expected_dtype, exact for ints, within
-    rounding of the exact sum for floats."""
+    """got is sum(x): a NumPy scalar of expected_dtype, exact for ints; for floats
+    np.sum's bits or within rounding of the exact sum (compare_floats), with
+    NaN, +-inf and zero signs as np.sum's."""
     assert isinstance(got, np.generic), "sum should give a NumPy scalar, got %r" % type(got)
     assert got.dtype == expected_dtype, "dtype %s, np.sum's %s" % (got.dtype, expected_dtype)
     x = np.asarray(x)
     if x.dtype.kind == "i":
         assert int(got) == exact_int_sum(x)
         return
-    values = x.astype(np.float64).ravel()
-    exact = math.fsum(values)
-    scale = math.fsum(np.abs(values))
-    err = abs(float(got) - exact)
-    assert err <= RTOL[x.dtype.itemsize] * scale, \
-        "sum %r, exact %r: error %g > %g * sum|x| (%g)" % (got, exact, err, RTOL[x.dtype.itemsize], scale)
+    assert_sum_matches(got, np.sum(x), x)
 
 
 # (name, shape, layout)
