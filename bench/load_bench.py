@@ -82,7 +82,7 @@ def main(argv=None):
     try:
         src = loaded_copy(work)
         info = mm.device_info(0)
-        arch = "%d%d" % (info["major"], info["minor"])
+        arch = "%d%d" % info["compute_capability"]
 
         # First load: an empty cache, a fresh process, the GPU's architecture.
         cache = os.path.join(work, "cache")

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 
+from . import _errors
 from ._errors import BuildError
 
 __all__ = ["BuildError", "build", "build_py_with_ops", "get_include", "nvcc_path",
@@ -114,9 +115,8 @@ def default_arch():
 
     try:
         count = _core.device_count() if _core.cuda_available() else 0
-        present = {"%d%d" % (info["major"], info["minor"])
-                   for info in (_core.device_info(i) for i in range(count))}
-    except Exception:  # no usable GPU after all: the package's architectures
+        present = {"%d%d" % _core.device_info(i)["compute_capability"] for i in range(count)}
+    except _errors.CudaError:  # no usable GPU after all: the package's architectures
         present = set()
     if present:
         return parse_arch(sorted(present))

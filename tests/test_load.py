@@ -353,3 +353,13 @@ def test_parse_arch_takes_cuda_arch_spellings():
     for bad in (True, 9.0, None):
         with pytest.raises(TypeError):
             parse_arch(bad)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_by_default_load_builds_for_the_gpus_present():
+    from myModule.build import default_arch
+
+    present = {int("%d%d" % myModule.device_info(i)["compute_capability"])
+               for i in range(myModule.device_count())}
+    assert set(default_arch()) == present
