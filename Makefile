@@ -98,7 +98,7 @@ LINK_CUDA := -L$(CUDA_PATH)/lib64 -lcudart_static -ldl -lrt -lpthread
 
 export CUDA_PATH CUDA_ARCH OP_BUNDLES dbg SANITIZE LINEINFO
 
-.PHONY: all deps lib build install wheel test-wheel docs doctest demo test test-c test-py bench clean sanitize asan FORCE
+.PHONY: all deps lib build install wheel test-wheel test-example docs doctest demo test test-c test-py bench clean sanitize asan FORCE
 .DEFAULT_GOAL := all
 
 all: deps install demo
@@ -202,6 +202,11 @@ WHEEL_VENV := build/wheel-venv
 WHEEL_PYTEST_ARGS ?= -q
 test-wheel:
 	scripts/test_wheel.sh $(PYTHON) $(WHEEL_VENV) $(WHEEL_PYTEST_ARGS)
+
+# A user's package shipping its own operation (examples/softplus_project), built,
+# installed beside the wheel and tested (after test-wheel, whose environment it uses).
+test-example:
+	scripts/test_example.sh $(PYTHON) $(WHEEL_VENV)
 
 # The user guide and API reference (Sphinx, numpydoc); a warning fails the build.
 docs: build

@@ -3,6 +3,7 @@ extension (myModule.c and ext/*.cpp, compiled as C++) is linked against it and
 the static CUDA runtime by g++, with LDSHARED from scripts/configure.py."""
 import glob
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -90,5 +91,35 @@ extension = Extension(
 )
 
 
+# The op table's functions for type checkers (mypy cannot see the functions
+# __init__ adds from the table at import): one stub each, written from the
+# declarations of ops/ and user_ops/ into myModule/_ops.pyi.
+DECLARATION = re.compile(
+    r'VA_(ELEMENTWISE|REDUCTION|RAW_KERNEL)\(\s*(\w+)\s*,\s*\w+\s*,\s*(?:"([^"]*)"\s*,\s*(\d+))?')
+
+
+def stage_op_stubs():
+    lines = ['"""The op table\'s functions, for type checkers (written by setup.py from the',
+             'declarations of ops/ and user_ops/; __init__ adds the functions at import)."""',
+             "from typing import Any", ""]
+    for path in sorted(glob.glob(os.path.join(ROOT, "ops", "*.cu")) +
+                       glob.glob(os.path.join(ROOT, "user_ops", "*.cu"))):
+        with open(path) as f:
+            for kind, name, args, nparams in DECLARATION.findall(f.read()):
+                if kind == "REDUCTION":
+                    lines.append("def %s(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, "
+                                 "keepdims: bool = False, *, device: Any = 'auto') -> Any: ..." % name)
+                    continue
+                params = ", ".join("%s: Any" % a for a in args.split(",") if a)
+                tail = "grid: Any = None, block: Any = None" if kind == "RAW_KERNEL" else "device: Any = 'auto'"
+                lines.append("def %s(%s, /, out: Any = None, %s) -> Any: ..." % (name, params, tail))
+    text = "\n".join(lines) + "\n"
+    target = os.path.join(ROOT, "myModule", "_ops.pyi")
+    if not os.path.exists(target) or open(target).read() != text:
+        with open(target, "w") as f:
+            f.write(text)
+
+
 stage_headers()
+stage_op_stubs()
 setup(ext_modules=[extension], cmdclass={"build_ext": BuildExt})

@@ -22,6 +22,8 @@ array([4., 5.])
 >>> print(mm.sum(np.arange(10, dtype=np.int32)))
 45
 """
+from typing import TYPE_CHECKING
+
 from ._errors import (BuildError, BuildWarning, CudaError, CudaFatalError, CudaUnavailableError,
                       OutOfMemoryError)
 from . import _core
@@ -52,6 +54,8 @@ __version__ = "0.1.0"
 ops = _core._op_table
 
 globals().update({_op["name"]: getattr(_core, _op["name"]) for _op in ops})
+if TYPE_CHECKING:  # what the line above adds, for mypy (_ops.pyi, written from the op table)
+    from ._ops import *  # noqa: F401,F403
 
 __all__ = sorted([
     "CudaError", "CudaFatalError", "CudaUnavailableError", "DeviceArray", "OutOfMemoryError",

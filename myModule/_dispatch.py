@@ -20,6 +20,7 @@ check the routing on a machine without a GPU.
 """
 import inspect
 import operator
+from typing import Any, Callable
 
 import numpy as np
 
@@ -61,7 +62,8 @@ UFUNCS = _table_ufuncs()
 # Which NumPy function each ufunc's reduce is (np.sum is np.add.reduce with
 # axis=None): a fact of NumPy's, not a list of our operations. The reduction op
 # whose reference names that function runs it, when the table has one.
-_REDUCE_IS = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min}
+_REDUCE_IS: "dict[np.ufunc, Callable[..., Any]]" = {
+    np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min}
 # {ufunc: (reduction op name, whether NumPy's function takes dtype=)}
 REDUCTIONS = {}
 for _ufunc, _function in _REDUCE_IS.items():

@@ -15,7 +15,7 @@ from ._errors import BuildWarning
 
 # What this process has loaded: cache key or real path -> namespace, so that
 # loading the same sources twice gives the same functions.
-_loaded = {}
+_loaded: "dict[str, types.ModuleType]" = {}
 _lock = threading.Lock()
 _INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 

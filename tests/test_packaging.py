@@ -67,3 +67,20 @@ def test_without_a_driver_the_message_says_so():
     assert ">= 580" in info["reason"] or info["runtime_version"] // 1000 != 13
     with pytest.raises(myModule.CudaUnavailableError, match="no NVIDIA driver found"):
         myModule.add(np.ones(2), np.ones(2), device="cuda")
+
+
+def test_type_checkers_see_every_operation(tmp_path):
+    """mypy on a user's script: the functions __init__ adds from the op table are
+    declared to type checkers by the generated _ops.pyi."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "use.py"
+    names = sorted(op["name"] for op in myModule.ops)
+    script.write_text("import myModule\n" + "".join("myModule.%s\n" % n for n in names) +
+                      "myModule.load\nmyModule.get_include()\n")
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(myModule.__file__)))
+    run = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
+                          str(script)], capture_output=True, text=True, cwd=str(tmp_path),
+                         env=dict(os.environ, MYPYPATH=package_parent))
+    assert run.returncode == 0, run.stdout + run.stderr
