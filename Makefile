@@ -77,20 +77,29 @@ LIB_SOURCES := $(filter-out vectorAdd/module_main.cu,$(wildcard vectorAdd/*.cu))
 LIB_HEADERS := $(wildcard vectorAdd/*.cuh vectorAdd/*.h)
 LIB_OBJECTS := $(patsubst vectorAdd/%.cu,$(BUILD)/%.o,$(LIB_SOURCES))
 # The operations: one file each, built-in (ops/) and the user's (user_ops/).
-# Their kernels are compiled (below), and each is read once more by op_table.cu
-# (its row of the table) through the generated op_list.inc.
-OP_SOURCES := $(sort $(wildcard ops/*.cu user_ops/*.cu))
+# Their kernels are compiled (below); each file of ops/ is read once more by
+# op_table.cu (its row of the table) through the generated op_list.inc, and
+# each of user_ops/ once more on its own (its row, in a unit of its own: a
+# user's names never meet another file's), listed in user_rows.inc.
+OP_SOURCES := $(sort $(wildcard ops/*.cu))
 # The built-in operations are compiled as one translation unit including all of
 # ops/: a fat binary is compressed per file, and the kernels of all operations
 # compress 2.7 times better together than one file at a time (sm_90: 0.76 MB
 # of machine code against 2.06 MB), which is most of the wheel's size. While
 # iterating on one operation, OP_BUNDLES=8 splits them into 8 smaller units. A
-# user's file (user_ops/) is compiled on its own: its names may clash.
+# user's file (user_ops/) is compiled on its own: its names are its own.
 BUILTIN_OPS := $(sort $(wildcard ops/*.cu))
 USER_OPS := $(sort $(wildcard user_ops/*.cu))
 BUNDLE_SOURCES := $(foreach k,$(shell seq 0 $$(($(OP_BUNDLES) - 1))),$(BUILD)/gen/ops_bundle_$(k).cu)
-OP_OBJECTS := $(BUNDLE_SOURCES:.cu=.o) $(patsubst %.cu,$(BUILD)/%.o,$(USER_OPS))
+OP_OBJECTS := $(BUNDLE_SOURCES:.cu=.o) $(patsubst %.cu,$(BUILD)/%.o,$(USER_OPS)) \
+              $(patsubst %.cu,$(BUILD)/%.row.o,$(USER_OPS))
 OP_LIST := $(BUILD)/gen/op_list.inc
+USER_ROWS := $(BUILD)/gen/user_rows.inc
+# A user's file keeps its warnings as warnings (reported against it): the
+# library's own -Werror is left out of its flags.
+USER_NVCCFLAGS := $(subst --Werror all-warnings,,$(subst $(HOST_WARNINGS),-Wall$(comma)-Wextra,$(NVCCFLAGS)))
+# The function returning a user file's row: va_user_row_<file name as an identifier>.
+user_row_fn = va_user_row_$(shell printf '%s' '$(basename $(notdir $(1)))' | tr -c 'A-Za-z0-9_' '_')
 LIBRARY := $(BUILD)/libvectoradd.a
 
 CXX_TEST_FLAGS := -O2 -Wall -Wextra -Werror -IvectorAdd $(SAN_FLAGS)
@@ -148,7 +157,19 @@ $(BUILD)/gen/ops_bundle_%.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_H
 $(BUILD)/user_ops/%.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
-	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(USER_NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/user_ops/%.row.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	@echo "  NVCC  $< (its row)"
+	$(Q)$(NVCC) $(USER_NVCCFLAGS) -DVA_OP_TABLE -DVA_USER_ROW=$(call user_row_fn,$<) -c $< -o $@
+
+# Rewritten only when the set of user_ops/ files changes.
+$(USER_ROWS): FORCE | $(BUILD)
+	@mkdir -p $(dir $@)
+	@: > $@.new
+	@$(foreach f,$(USER_OPS),echo 'VA_USER_ROW_ENTRY($(call user_row_fn,$(f)))' >> $@.new;)
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # Rewritten only when the set of operation files changes.
 $(OP_LIST): FORCE | $(BUILD)
@@ -156,7 +177,7 @@ $(OP_LIST): FORCE | $(BUILD)
 	@printf '#include "%s"\n' $(OP_SOURCES) > $@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-$(BUILD)/op_table.o: vectorAdd/op_table.cu $(OP_LIST) $(OP_SOURCES) $(LIB_HEADERS) | $(BUILD)
+$(BUILD)/op_table.o: vectorAdd/op_table.cu $(OP_LIST) $(USER_ROWS) $(OP_SOURCES) $(LIB_HEADERS) | $(BUILD)
 	@echo "  NVCC  $< (sm_$(ARCH_TAG))"
 	$(Q)$(NVCC) $(NVCCFLAGS) -I. -I$(dir $(OP_LIST)) -c $< -o $@
 

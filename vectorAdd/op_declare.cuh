@@ -159,6 +159,15 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 
 #ifdef VA_OP_TABLE
 
+#ifdef VA_USER_ROW
+// A file of user_ops/ read for its row alone, in a translation unit of its own
+// (so that its names never meet another file's): the row is the function
+// VA_USER_ROW, which op_table.cu calls (user_rows.inc lists them).
+#define VA_OP_ROW_(NAME, MAKE)                                                            \
+    namespace va {                                                                        \
+    OpEntry VA_USER_ROW() { return MAKE; }                                                \
+    }
+#else
 #define VA_OP_ROW_(NAME, MAKE)                                                            \
     namespace va {                                                                        \
     template <>                                                                           \
@@ -166,6 +175,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
         static OpEntry make() { return MAKE; }                                            \
     };                                                                                    \
     }
+#endif
 
 // An elementwise operation: NAME (a C identifier, also the Python name), its
 // functor, its argument names (the first NPARAMS are scalars, the rest arrays),

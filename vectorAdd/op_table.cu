@@ -1,5 +1,6 @@
-// The operation table: one row per declaration in ops/ and user_ops/ (the build
-// generates op_list.inc, an #include of each file), then the rows of operation
+// The operation table: one row per declaration in ops/ (the build generates
+// op_list.inc, an #include of each file) and in user_ops/ (each file's row from
+// its own unit, listed in user_rows.inc), then the rows of operation
 // libraries loaded at run time (module_load.cu), and the C API that reads it.
 #include <atomic>
 #include <cstring>
@@ -22,12 +23,32 @@ constexpr int kFirstRow = __COUNTER__ + 1;
 namespace va {
 namespace {
 
-constexpr int kBuiltinCount = __COUNTER__ - kFirstRow;
+constexpr int kOpsCount = __COUNTER__ - kFirstRow;
+
+}  // namespace
+}  // namespace va
+
+// The rows of user_ops/, each from its file's own unit (user_rows.inc).
+#define VA_USER_ROW_ENTRY(fn) namespace va { OpEntry fn(); }
+#include "user_rows.inc"
+#undef VA_USER_ROW_ENTRY
+
+namespace va {
+namespace {
+
+#define VA_USER_ROW_ENTRY(fn) &fn,
+OpEntry (*const kUserRows[])() = {
+#include "user_rows.inc"
+    nullptr};
+#undef VA_USER_ROW_ENTRY
+constexpr int kUserCount = static_cast<int>(sizeof(kUserRows) / sizeof(kUserRows[0])) - 1;
+constexpr int kBuiltinCount = kOpsCount + kUserCount;
 static_assert(kBuiltinCount <= VA_MAX_OPS, "more built-in operations than VA_MAX_OPS");
 
 template <size_t... I>
 void copy_builtins(OpEntry *rows, std::index_sequence<I...>) {
     ((rows[I] = OpRow<kFirstRow + static_cast<int>(I)>::make()), ...);
+    for (int u = 0; u < kUserCount; ++u) rows[kOpsCount + u] = kUserRows[u]();
 }
 
 // The one table: the built-in rows first, then each loaded library's, appended
@@ -40,7 +61,7 @@ struct Registry {
     std::atomic<int> count{0};
 
     Registry() {
-        copy_builtins(rows, std::make_index_sequence<kBuiltinCount>());
+        copy_builtins(rows, std::make_index_sequence<kOpsCount>());
         for (int i = 0; i < kBuiltinCount; ++i) origin[i] = "";
         count.store(kBuiltinCount, std::memory_order_release);
     }
