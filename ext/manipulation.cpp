@@ -4,6 +4,7 @@
  * va_copy_convert (which also converts the dtype). */
 #include <string.h>
 
+#include "checked.h"
 #include "creation.h"
 #include "manipulation.h"
 
@@ -95,21 +96,13 @@ int reshape_strides(int ndim, const int64_t *shape, const int64_t *strides, int6
     return 1;
 }
 
-static void c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
-{
-    int64_t stride = itemsize;
-    for (int d = ndim - 1; d >= 0; --d) {
-        strides[d] = stride;
-        stride *= shape[d] > 0 ? shape[d] : 1;
-    }
-}
 
 /* `self` with a new shape (one -1 inferred): a view when the strides allow,
  * else a C-contiguous copy. force_copy 1 always copies, -1 refuses to. */
 static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims, int force_copy)
 {
-    int64_t size = array_size(self), known = 1;
-    int unknown = -1;
+    int64_t size = array_size(self), known = 1, count = 0;
+    int unknown = -1, zero = 0, overflow = 0;
     for (int d = 0; d < ndim; ++d) {
         if (dims[d] == -1) {
             if (unknown >= 0) {
@@ -118,11 +111,20 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
             }
             unknown = d;
         }
-        else {
-            known *= dims[d];
+        else if (dims[d] == 0) {
+            zero = 1;
+        }
+        else if (checked_mul(known, dims[d], &known)) {
+            overflow = 1; /* more than any array holds: cannot match size */
         }
     }
-    if (unknown >= 0 && known != 0 && size % known == 0) {
+    if (zero) {
+        known = 0;
+    }
+    else if (overflow) {
+        known = -1;
+    }
+    if (unknown >= 0 && known > 0 && size % known == 0) {
         dims[unknown] = size / known;
         known = size;
     }
@@ -134,13 +136,18 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
         }
         return NULL;
     }
+    int64_t itemsize = (int64_t)va_dtype_size(self->dtype);
+    /* an empty array takes any shape with a 0 in it, but not one whose other
+     * dimensions overflow (NumPy: "array is too big") */
+    if (checked_array_size(ndim, dims, itemsize, &count) < 0) {
+        return NULL;
+    }
     ViewGeometry g;
     g.offset = 0;
     g.ndim = ndim;
     memcpy(g.shape, dims, sizeof(int64_t) * ndim);
-    int64_t itemsize = (int64_t)va_dtype_size(self->dtype);
     if (force_copy != 1 &&
-        (size == 0 ? (c_strides(ndim, dims, itemsize, g.strides), 1)
+        (size == 0 ? (checked_c_strides(ndim, dims, itemsize, g.strides), 1)
                    : reshape_strides(self->ndim, self->shape, self->strides, itemsize, ndim, dims, g.strides))) {
         return (PyObject *)view_of(self, &g);
     }
@@ -154,7 +161,7 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
     }
     copy->ndim = ndim;
     memcpy(copy->shape, dims, sizeof(int64_t) * ndim);
-    c_strides(ndim, dims, itemsize, copy->strides);
+    checked_c_strides(ndim, dims, itemsize, copy->strides);
     return (PyObject *)copy;
 }
 
@@ -628,6 +635,33 @@ static PyArray_Descr *piece_descr(PyObject *item)
     return d;
 }
 
+/* Every piece casts to `dtype` under `casting`: NumPy's TypeError otherwise. */
+static int pieces_cast_check(Pieces *p, va_dtype dtype, NPY_CASTING casting)
+{
+    PyArray_Descr *to = descr_from_va(dtype);
+    if (to == NULL) {
+        return -1;
+    }
+    int st = 0;
+    for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
+        PyArray_Descr *from = piece_descr(p->items[i]);
+        if (from == NULL) {
+            st = -1;
+        }
+        else if (!PyArray_CanCastTypeTo(from, to, casting)) {
+            PyErr_Format(PyExc_TypeError, "Cannot cast array data from %R to %R according to the rule '%s'",
+                         (PyObject *)from, (PyObject *)to,
+                         casting == NPY_NO_CASTING ? "no" : casting == NPY_EQUIV_CASTING ? "equiv"
+                         : casting == NPY_SAFE_CASTING ? "safe" : casting == NPY_SAME_KIND_CASTING ? "same_kind"
+                         : "unsafe");
+            st = -1;
+        }
+        Py_XDECREF(from);
+    }
+    Py_DECREF(to);
+    return st;
+}
+
 /* The result dtype: NumPy's promotion of the inputs, or dtype= when every input
  * casts to it under `casting` (same_kind by default, as NumPy's). */
 static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, va_dtype *dtype)
@@ -641,28 +675,7 @@ static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, v
         return -1;
     }
     if (given) {
-        PyArray_Descr *to = descr_from_va(*dtype);
-        if (to == NULL) {
-            return -1;
-        }
-        int st = 0;
-        for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
-            PyArray_Descr *from = piece_descr(p->items[i]);
-            if (from == NULL) {
-                st = -1;
-            }
-            else if (!PyArray_CanCastTypeTo(from, to, casting)) {
-                PyErr_Format(PyExc_TypeError, "Cannot cast array data from %R to %R according to the rule '%s'",
-                             (PyObject *)from, (PyObject *)to,
-                             casting == NPY_NO_CASTING ? "no" : casting == NPY_EQUIV_CASTING ? "equiv"
-                             : casting == NPY_SAFE_CASTING ? "safe" : casting == NPY_SAME_KIND_CASTING ? "same_kind"
-                             : "unsafe");
-                st = -1;
-            }
-            Py_XDECREF(from);
-        }
-        Py_DECREF(to);
-        return st;
+        return pieces_cast_check(p, *dtype, casting);
     }
     PyArray_Descr **descrs = (PyArray_Descr **)PyMem_Calloc((size_t)p->count, sizeof(PyArray_Descr *));
     if (descrs == NULL) {
@@ -687,7 +700,8 @@ static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, v
         raise_unsupported_dtype((PyObject *)common);
     }
     Py_DECREF(common);
-    return st;
+    /* casting= binds the promoted dtype too, as NumPy's ("no" refuses f8 + i4) */
+    return st < 0 ? -1 : pieces_cast_check(p, *dtype, casting);
 }
 
 /* Copies piece i into `dst` (a view of the result of the piece's shape). */
@@ -778,9 +792,12 @@ static PyObject *join(const char *fname, int stack, PyObject *const *args, Py_ss
                 int64_t tmp[VA_MAX_NDIM], n = 1;
                 piece_shape(p.items[i], &nd, &sh, tmp);
                 for (int d = 0; d < nd; ++d) {
-                    n *= sh[d];
+                    n *= sh[d]; /* an existing array's count: fits */
                 }
-                total += n;
+                if (checked_add(total, n, &total)) {
+                    raise_too_big();
+                    goto fail;
+                }
             }
             ndim0 = 1;
             rshape[0] = total;
@@ -845,13 +862,20 @@ static PyObject *join(const char *fname, int stack, PyObject *const *args, Py_ss
                     const int64_t *sh;
                     int64_t tmp[VA_MAX_NDIM];
                     piece_shape(p.items[i], &nd, &sh, tmp);
-                    rshape[axis] += sh[axis];
+                    if (checked_add(rshape[axis], sh[axis], &rshape[axis])) {
+                        raise_too_big();
+                        goto fail;
+                    }
                 }
             }
         }
     }
-    if (require_cuda(fname) < 0) {
-        goto fail;
+    {
+        int64_t count = 0;
+        if (checked_array_size(ndim0, rshape, (int64_t)va_dtype_size(dtype), &count) < 0 ||
+            require_cuda(fname) < 0) {
+            goto fail;
+        }
     }
     result = devicearray_empty(p.device, dtype, ndim0, rshape, 0);
     if (result == NULL) {
@@ -998,7 +1022,7 @@ static PyObject *mm_copy(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
 static PyObject *da_fill(PyObject *op, PyObject *value)
 {
     unsigned char packed[16];
-    if (pack_scalar(value, SELF->dtype, packed) < 0) {
+    if (devicearray_check_assignable(SELF) < 0 || pack_scalar(value, SELF->dtype, packed) < 0) {
         return NULL;
     }
     va_array view;
