@@ -521,6 +521,11 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
     }
     if (ok) {
         result = (PyObject *)view_of(a, &g);
+        if (result != NULL) {
+            /* NumPy's broadcast_to is read-only: its repeated elements share memory,
+             * and a write through them (out=, d[...] =) would race with itself */
+            ((DeviceArrayObject *)result)->readonly = 1;
+        }
     }
     else {
         PyObject *from = tuple_of(a->ndim, a->shape), *to = tuple_of(ndim, dims);
