@@ -50,6 +50,65 @@ static DeviceArrayObject *gpu_operand(PyObject *obj, const char *what)
     return result;
 }
 
+/* One step of a module function on its array (a view made, or refused). */
+typedef PyObject *(*ArrayStep)(DeviceArrayObject *a, void *context, int trial);
+
+/* A module function's step on its array argument, with argument errors before
+ * the device check (../shared/SPEC.md): host data is tried first on a
+ * placeholder of its shape (its own host pointer, never read: the steps only
+ * make views), so a bad axis or shape raises NumPy's error on a machine
+ * without a GPU; then it is uploaded and the step runs for real. */
+static PyObject *on_gpu_operand(PyObject *obj, const char *what, ArrayStep step, void *context)
+{
+    PyObject *result = NULL, *imported = NULL, *trial = NULL;
+    PyArrayObject *host = NULL;
+    DeviceArrayObject *a = NULL;
+    if (DeviceArray_Check(obj)) {
+        return step((DeviceArrayObject *)obj, context, 0);
+    }
+    imported = interop_import(obj);
+    if (imported == NULL) {
+        return NULL;
+    }
+    if (imported != Py_None) {
+        result = step((DeviceArrayObject *)imported, context, 0);
+        Py_DECREF(imported);
+        return result;
+    }
+    Py_DECREF(imported);
+    host = host_array_like(obj, NULL);
+    if (host == NULL) {
+        return NULL;
+    }
+    {
+        va_dtype dtype;
+        int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
+        int nd = PyArray_NDIM(host);
+        for (int d = 0; d < nd; ++d) {
+            shape[d] = PyArray_DIM(host, d);
+        }
+        if (va_dtype_from_descr(PyArray_DESCR(host), &dtype) < 0) {
+            raise_unsupported_dtype((PyObject *)PyArray_DESCR(host));
+            goto fail;
+        }
+        checked_c_strides(nd, shape, (int64_t)va_dtype_size(dtype), strides);
+        a = devicearray_view(PyArray_DATA(host), 0, dtype, nd, shape, strides, NULL);
+        if (a == NULL || (trial = step(a, context, 1)) == NULL) {
+            goto fail;
+        }
+        Py_CLEAR(trial);
+        Py_CLEAR(a);
+    }
+    if (require_cuda(what) < 0 || (a = devicearray_from_host(host, 0, 0)) == NULL) {
+        goto fail;
+    }
+    result = step(a, context, 0);
+fail:
+    Py_XDECREF(a);
+    Py_XDECREF(host);
+    return result;
+}
+
 /* ---- reshape ---- */
 
 int reshape_strides(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
@@ -216,6 +275,22 @@ static PyObject *da_reshape(PyObject *op, PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
+typedef struct {
+    int ndim;
+    int64_t dims[VA_MAX_NDIM];
+    int copy;
+} ReshapeArgs;
+
+static PyObject *reshape_step(DeviceArrayObject *a, void *context, int trial)
+{
+    const ReshapeArgs *r = (const ReshapeArgs *)context;
+    int64_t dims[VA_MAX_NDIM];
+    memcpy(dims, r->dims, sizeof(int64_t) * r->ndim);
+    /* the placeholder is C-contiguous: a view always checks the shape, and no
+     * copy of memory that is not on the GPU is ever asked for */
+    return reshape_array(a, r->ndim, dims, trial && r->copy == 1 ? 0 : r->copy);
+}
+
 static PyObject *mm_reshape(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"a", "shape", "order", "copy"};
@@ -227,13 +302,9 @@ static PyObject *mm_reshape(PyObject *, PyObject *const *args, Py_ssize_t nargs,
         parse_copy(values[3], &copy) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "reshape");
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = reshape_array(a, ndim, dims, copy);
-    Py_DECREF(a);
-    return result;
+    ReshapeArgs r = {ndim, {0}, copy};
+    memcpy(r.dims, dims, sizeof(int64_t) * ndim);
+    return on_gpu_operand(values[0], "reshape", reshape_step, &r);
 }
 
 static PyObject *ravel_array(DeviceArrayObject *a)
@@ -349,6 +420,8 @@ static PyObject *da_transpose(PyObject *op, PyObject *const *args, Py_ssize_t na
 
 static PyObject *get_T(PyObject *op, void *) { return permute(SELF, NULL); }
 
+static PyObject *permute_step(DeviceArrayObject *a, void *axes, int) { return permute(a, (PyObject *)axes); }
+
 static PyObject *module_permute(const char *fname, int axes_required, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
 {
@@ -357,13 +430,7 @@ static PyObject *module_permute(const char *fname, int axes_required, PyObject *
     if (parse_arguments(fname, args, nargs, kwnames, names, 2, 1 + axes_required, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], fname);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = permute(a, values[1]);
-    Py_DECREF(a);
-    return result;
+    return on_gpu_operand(values[0], fname, permute_step, values[1]);
 }
 
 static PyObject *mm_transpose(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -422,6 +489,8 @@ static PyObject *da_squeeze(PyObject *op, PyObject *const *args, Py_ssize_t narg
     return squeeze_array(SELF, values[0]);
 }
 
+static PyObject *squeeze_step(DeviceArrayObject *a, void *axis, int) { return squeeze_array(a, (PyObject *)axis); }
+
 static PyObject *mm_squeeze(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"a", "axis"};
@@ -429,14 +498,10 @@ static PyObject *mm_squeeze(PyObject *, PyObject *const *args, Py_ssize_t nargs,
     if (parse_arguments("squeeze", args, nargs, kwnames, names, 2, 1, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "squeeze");
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = squeeze_array(a, values[1]);
-    Py_DECREF(a);
-    return result;
+    return on_gpu_operand(values[0], "squeeze", squeeze_step, values[1]);
 }
+
+static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int);
 
 static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -445,17 +510,22 @@ static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t na
     if (parse_arguments("expand_dims", args, nargs, kwnames, names, 2, 2, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "expand_dims");
-    if (a == NULL) {
-        return NULL;
-    }
+    return on_gpu_operand(values[0], "expand_dims", expand_dims_step, values[1]);
+}
+
+static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int)
+{
+    PyObject *axis = (PyObject *)context;
     PyObject *result = NULL;
     int n = 0, axes[VA_MAX_NDIM], inserted[VA_MAX_NDIM] = {0};
-    Py_ssize_t count = (PyTuple_Check(values[1]) || PyList_Check(values[1])) ? PySequence_Size(values[1]) : 1;
+    Py_ssize_t count = (PyTuple_Check(axis) || PyList_Check(axis)) ? PySequence_Size(axis) : 1;
+    if (count < 0) {
+        return NULL;
+    }
     if (a->ndim + count > VA_MAX_NDIM) {
         PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
     }
-    else if (parse_axes(values[1], a->ndim + (int)count, &n, axes) == 0) {
+    else if (parse_axes(axis, a->ndim + (int)count, &n, axes) == 0) {
         ViewGeometry g;
         g.offset = 0;
         g.ndim = a->ndim + n;
@@ -475,9 +545,10 @@ static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t na
         }
         result = (PyObject *)view_of(a, &g);
     }
-    Py_DECREF(a);
     return result;
 }
+
+static PyObject *broadcast_step(DeviceArrayObject *a, void *context, int);
 
 static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -494,10 +565,16 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
         }
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "broadcast_to");
-    if (a == NULL) {
-        return NULL;
-    }
+    ReshapeArgs r = {ndim, {0}, 0};
+    memcpy(r.dims, dims, sizeof(int64_t) * ndim);
+    return on_gpu_operand(values[0], "broadcast_to", broadcast_step, &r);
+}
+
+static PyObject *broadcast_step(DeviceArrayObject *a, void *context, int)
+{
+    const ReshapeArgs *r = (const ReshapeArgs *)context;
+    const int ndim = r->ndim;
+    const int64_t *dims = r->dims;
     PyObject *result = NULL;
     ViewGeometry g;
     g.offset = 0;
@@ -537,7 +614,6 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
         Py_XDECREF(from);
         Py_XDECREF(to);
     }
-    Py_DECREF(a);
     return result;
 }
 
@@ -981,6 +1057,14 @@ static PyObject *mm_astype(PyObject *, PyObject *const *args, Py_ssize_t nargs, 
     int device = 0;
     if (parse_arguments("astype", args, nargs, kwnames, names, 4, 2, 2, values) < 0) {
         return NULL;
+    }
+    {
+        va_dtype checked;
+        int given = 0;
+        /* a bad dtype is an argument error: before the upload's device check */
+        if (parse_dtype(values[1], &checked, &given) < 0) {
+            return NULL;
+        }
     }
     DeviceArrayObject *a = gpu_operand(values[0], "astype");
     if (a == NULL) {
