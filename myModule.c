@@ -84,6 +84,11 @@ static PyArrayObject *host_array_of(PyObject *obj)
         array = operand_host_array(&op, operand_natural_dtype(&op));
     }
     operand_clear(&op);
+    if (array != NULL && PyArray_NDIM(array) > VA_MAX_NDIM) {
+        /* refused before the device check: an argument error comes first */
+        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        Py_CLEAR(array);
+    }
     return array;
 }
 

@@ -5,6 +5,7 @@
 #include "indexing.h"
 #include "manipulation.h"
 #include "reductions.h"
+#include "views.h"
 
 /* A DeviceArray over no memory at all (its address is `address`, never read):
  * for tests of the view arithmetic (indexing, reshape, transpose, ...) where
@@ -47,6 +48,9 @@ static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t n
 }
 
 static PyMethodDef testing_functions[] = {
+    {"_normalize_axis", (PyCFunction)(void (*)(void))mm_normalize_axis, METH_FASTCALL | METH_KEYWORDS,
+     "_normalize_axis(axis, ndim, allow_duplicates=False)\n--\n\nAn axis (int) or axes (tuple) made "
+     "non-negative; numpy.exceptions.AxisError out of range, ValueError for a repeated axis."},
     {"_testing_view", (PyCFunction)(void (*)(void))mm_testing_view, METH_FASTCALL | METH_KEYWORDS,
      "_testing_view(shape, strides, dtype, address=1<<20)\n--\n\nTests only: a DeviceArray over no memory, "
      "for checking view arithmetic without a GPU."},

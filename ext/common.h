@@ -130,6 +130,9 @@ int devicearray_is_c_contiguous(const DeviceArrayObject *self);
 /* 0 when `out` (the DeviceArray taken from the user's `out_obj`) may be
  * written; -1 with ValueError, as NumPy words it, for a read-only view. */
 int devicearray_check_writable(PyObject *out_obj, DeviceArrayObject *out);
+/* 0 when `self` may be assigned to (d[...] = x, d.fill(x)); -1 with NumPy's
+ * ValueError "assignment destination is read-only" for a read-only array. */
+int devicearray_check_assignable(const DeviceArrayObject *self);
 
 /* ---- hostmem.cpp ---- */
 /* A C-contiguous NumPy array in pinned memory from the library's cache (plain

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "checked.h"
 #include "creation.h"
 #include "indexing.h"
 
@@ -41,6 +42,10 @@ static PyObject *make_filled(int ndim, const int64_t *shape, va_dtype dtype, int
 {
     unsigned char packed[16];
     int broadcast = 0; /* an array fill value, assigned as d[...] = value */
+    int64_t count = 0;
+    if (checked_array_size(ndim, shape, (int64_t)va_dtype_size(dtype), &count) < 0) {
+        return NULL; /* NumPy's "array is too big" before any CUDA call */
+    }
     if (kind == FILL_VALUE && (broadcast = cast_scalar(value, dtype, packed)) < 0) {
         return NULL;
     }
@@ -352,7 +357,8 @@ static PyObject *mm_arange(PyObject *, PyObject *const *args, Py_ssize_t nargs, 
             goto fail;
         }
     }
-    if (require_cuda("arange") < 0) {
+    if (checked_array_size(1, &length, (int64_t)va_dtype_size(dtype), &length) < 0 ||
+        require_cuda("arange") < 0) {
         goto fail;
     }
     {
@@ -468,7 +474,7 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
     if (!given) {
         dtype = compute;
     }
-    if (require_cuda("linspace") < 0) {
+    if (checked_array_size(1, &num, (int64_t)va_dtype_size(dtype), &num) < 0 || require_cuda("linspace") < 0) {
         return NULL;
     }
     DeviceArrayObject *out = devicearray_empty(device, dtype, 1, &num, 0);
@@ -545,11 +551,8 @@ static PyObject *mm_eye(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
         (values[2] != NULL && int_argument(values[2], "k", &k) < 0)) {
         return NULL;
     }
-    if (shape[0] < 0 || shape[1] < 0) {
-        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
-        return NULL;
-    }
-    if (require_cuda("eye") < 0) {
+    int64_t count = 0;
+    if (checked_array_size(2, shape, (int64_t)va_dtype_size(dtype), &count) < 0 || require_cuda("eye") < 0) {
         return NULL;
     }
     DeviceArrayObject *out = devicearray_empty(device, dtype, 2, shape, 0);

@@ -2,6 +2,7 @@
  * library's memory), its attributes, host copies and arithmetic. */
 #include <string.h>
 
+#include "checked.h"
 #include "indexing.h"
 #include "protocols.h"
 #include "shapes.h"
@@ -48,10 +49,25 @@ int devicearray_check_writable(PyObject *, DeviceArrayObject *out)
     return 0;
 }
 
+int devicearray_check_assignable(const DeviceArrayObject *self)
+{
+    if (self->readonly) {
+        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+        return -1;
+    }
+    return 0;
+}
+
+/* Every DeviceArray is made here: its shape must pass NumPy's size rule, so
+ * that size, nbytes and every count derived from the shape cannot wrap. */
 static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, const int64_t *shape)
 {
+    int64_t count = 0;
     if (ndim < 0 || ndim > VA_MAX_NDIM) {
         PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        return NULL;
+    }
+    if (checked_array_size(ndim, shape, (int64_t)va_dtype_size(dtype), &count) < 0) {
         return NULL;
     }
     DeviceArrayObject *self = (DeviceArrayObject *)DeviceArray_Type.tp_alloc(&DeviceArray_Type, 0);
@@ -74,11 +90,8 @@ DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const
     if (self == NULL) {
         return NULL;
     }
-    int64_t stride = (int64_t)va_dtype_size(dtype);
-    for (int d = ndim - 1; d >= 0; --d) {
-        self->strides[d] = stride;
-        stride *= shape[d] > 0 ? shape[d] : 1;
-    }
+    checked_c_strides(ndim, shape, (int64_t)va_dtype_size(dtype), self->strides);
+    /* alloc_object checked that count * itemsize fits */
     size_t nbytes = (size_t)element_count(self) * va_dtype_size(dtype);
     va_status st = managed ? va_malloc_managed(device, nbytes, &self->allocation)
                            : va_malloc(device, nbytes, &self->allocation);
@@ -96,8 +109,14 @@ DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const
 DeviceArrayObject *devicearray_view(void *data, int device, va_dtype dtype, int ndim,
                                     const int64_t *shape, const int64_t *strides, PyObject *owner)
 {
+    int64_t low = 0, high = 0;
     DeviceArrayObject *self = alloc_object(device, dtype, ndim, shape);
     if (self == NULL) {
+        return NULL;
+    }
+    /* a view whose byte offsets wrap would let a kernel address anything */
+    if (checked_view_extent(ndim, shape, strides, &low, &high) < 0) {
+        Py_DECREF(self);
         return NULL;
     }
     for (int d = 0; d < ndim; ++d) {

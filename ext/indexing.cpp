@@ -4,6 +4,7 @@
  * va_gather / va_scatter walk along one axis. */
 #include <string.h>
 
+#include "checked.h"
 #include "indexing.h"
 #include "shapes.h"
 
@@ -791,9 +792,10 @@ static int scatter(DeviceArrayObject *self, Plan *plan, PyObject *value)
     va_array src, dst;
     va_status st;
     ViewGeometry target; /* the packed value, in the result's shape */
-    int64_t n = 1;
-    for (int d = 0; d < plan->result_ndim; ++d) {
-        n *= plan->result_shape[d];
+    int64_t n = 0;
+    if (checked_count(plan->result_ndim, plan->result_shape, &n)) {
+        raise_too_big();
+        goto fail;
     }
     if (value_fits(value, plan->result_ndim, plan->result_shape) < 0) {
         goto fail;
@@ -833,6 +835,9 @@ static int devicearray_ass_subscript(PyObject *op, PyObject *key, PyObject *valu
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     if (value == NULL) {
         PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
+        return -1;
+    }
+    if (devicearray_check_assignable(self) < 0) { /* NumPy checks this before the key */
         return -1;
     }
     Item items[MAX_ITEMS];
@@ -924,6 +929,12 @@ static int geometry_from_args(PyObject *shape, PyObject *strides, ViewGeometry *
     g->ndim = nd;
     g->offset = 0;
     memcpy(g->strides, st, sizeof(int64_t) * nd);
+    /* the geometry of a possible array only: what a DeviceArray could have */
+    int64_t count = 0, low = 0, high = 0;
+    if (checked_array_size(nd, g->shape, 1, &count) < 0 ||
+        checked_view_extent(nd, g->shape, g->strides, &low, &high) < 0) {
+        return -1;
+    }
     return 0;
 }
 

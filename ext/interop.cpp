@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "dlpack_abi.h"
 #include "shapes.h"
 
@@ -111,7 +112,7 @@ static int check_layout(const char *protocol, const void *ptr, int ndim, const i
             return -1;
         }
         /* Zero-size arrays too: no dimension product may overflow. */
-        if (__builtin_mul_overflow(bytes, shape[d] > 0 ? shape[d] : 1, &bytes)) {
+        if (checked_mul(bytes, shape[d] > 0 ? shape[d] : 1, &bytes)) {
             PyErr_Format(PyExc_ValueError, "%s: array is too big (the size in bytes overflows int64)",
                          protocol);
             return -1;
@@ -125,13 +126,9 @@ static int check_layout(const char *protocol, const void *ptr, int ndim, const i
                          protocol, (long long)strides[d], d, (long long)itemsize);
             return -1;
         }
-        int64_t reach = 0;
-        if (count > 0 && (__builtin_mul_overflow(strides[d], shape[d] - 1, &reach) ||
-                          __builtin_add_overflow(reach < 0 ? low : high, reach,
-                                                 reach < 0 ? &low : &high))) {
-            PyErr_Format(PyExc_ValueError, "%s: strides reach past the int64 range", protocol);
-            return -1;
-        }
+    }
+    if (checked_view_extent(ndim, shape, strides, &low, &high) < 0) {
+        return -1;
     }
     if (count > 0) {
         if (ptr == NULL) {
@@ -243,7 +240,7 @@ static PyObject *import_cai(PyObject *obj, PyObject *cai)
         int64_t step = itemsize;
         for (int d = ndim - 1; d >= 0; --d) {
             strides[d] = step;
-            if (__builtin_mul_overflow(step, shape[d] > 0 ? shape[d] : 1, &step)) {
+            if (checked_mul(step, shape[d] > 0 ? shape[d] : 1, &step)) {
                 step = 0; /* refused below as too big */
             }
         }
@@ -390,11 +387,11 @@ static int check_dltensor(const DLTensorABI *t, int device, va_dtype *dtype, int
     for (int d = t->ndim - 1; d >= 0; --d) {
         if (t->strides == NULL) {
             strides[d] = step;
-            if (__builtin_mul_overflow(step, t->shape[d] > 0 ? t->shape[d] : 1, &step)) {
+            if (checked_mul(step, t->shape[d] > 0 ? t->shape[d] : 1, &step)) {
                 step = 0; /* check_layout refuses the shape */
             }
         }
-        else if (__builtin_mul_overflow(t->strides[d], itemsize, &strides[d])) {
+        else if (checked_mul(t->strides[d], itemsize, &strides[d])) {
             PyErr_SetString(PyExc_ValueError, "DLPack: a stride in bytes overflows int64");
             return -1;
         }

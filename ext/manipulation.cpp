@@ -4,6 +4,7 @@
  * va_copy_convert (which also converts the dtype). */
 #include <string.h>
 
+#include "checked.h"
 #include "creation.h"
 #include "manipulation.h"
 
@@ -46,6 +47,65 @@ static DeviceArrayObject *gpu_operand(PyObject *obj, const char *what)
         result = devicearray_from_host(host, 0, 0);
     }
     Py_DECREF(host);
+    return result;
+}
+
+/* One step of a module function on its array (a view made, or refused). */
+typedef PyObject *(*ArrayStep)(DeviceArrayObject *a, void *context, int trial);
+
+/* A module function's step on its array argument, with argument errors before
+ * the device check (../shared/SPEC.md): host data is tried first on a
+ * placeholder of its shape (its own host pointer, never read: the steps only
+ * make views), so a bad axis or shape raises NumPy's error on a machine
+ * without a GPU; then it is uploaded and the step runs for real. */
+static PyObject *on_gpu_operand(PyObject *obj, const char *what, ArrayStep step, void *context)
+{
+    PyObject *result = NULL, *imported = NULL, *trial = NULL;
+    PyArrayObject *host = NULL;
+    DeviceArrayObject *a = NULL;
+    if (DeviceArray_Check(obj)) {
+        return step((DeviceArrayObject *)obj, context, 0);
+    }
+    imported = interop_import(obj);
+    if (imported == NULL) {
+        return NULL;
+    }
+    if (imported != Py_None) {
+        result = step((DeviceArrayObject *)imported, context, 0);
+        Py_DECREF(imported);
+        return result;
+    }
+    Py_DECREF(imported);
+    host = host_array_like(obj, NULL);
+    if (host == NULL) {
+        return NULL;
+    }
+    {
+        va_dtype dtype;
+        int64_t shape[VA_MAX_NDIM], strides[VA_MAX_NDIM];
+        int nd = PyArray_NDIM(host);
+        for (int d = 0; d < nd; ++d) {
+            shape[d] = PyArray_DIM(host, d);
+        }
+        if (va_dtype_from_descr(PyArray_DESCR(host), &dtype) < 0) {
+            raise_unsupported_dtype((PyObject *)PyArray_DESCR(host));
+            goto fail;
+        }
+        checked_c_strides(nd, shape, (int64_t)va_dtype_size(dtype), strides);
+        a = devicearray_view(PyArray_DATA(host), 0, dtype, nd, shape, strides, NULL);
+        if (a == NULL || (trial = step(a, context, 1)) == NULL) {
+            goto fail;
+        }
+        Py_CLEAR(trial);
+        Py_CLEAR(a);
+    }
+    if (require_cuda(what) < 0 || (a = devicearray_from_host(host, 0, 0)) == NULL) {
+        goto fail;
+    }
+    result = step(a, context, 0);
+fail:
+    Py_XDECREF(a);
+    Py_XDECREF(host);
     return result;
 }
 
@@ -95,21 +155,13 @@ int reshape_strides(int ndim, const int64_t *shape, const int64_t *strides, int6
     return 1;
 }
 
-static void c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides)
-{
-    int64_t stride = itemsize;
-    for (int d = ndim - 1; d >= 0; --d) {
-        strides[d] = stride;
-        stride *= shape[d] > 0 ? shape[d] : 1;
-    }
-}
 
 /* `self` with a new shape (one -1 inferred): a view when the strides allow,
  * else a C-contiguous copy. force_copy 1 always copies, -1 refuses to. */
 static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims, int force_copy)
 {
-    int64_t size = array_size(self), known = 1;
-    int unknown = -1;
+    int64_t size = array_size(self), known = 1, count = 0;
+    int unknown = -1, zero = 0, overflow = 0;
     for (int d = 0; d < ndim; ++d) {
         if (dims[d] == -1) {
             if (unknown >= 0) {
@@ -118,11 +170,20 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
             }
             unknown = d;
         }
-        else {
-            known *= dims[d];
+        else if (dims[d] == 0) {
+            zero = 1;
+        }
+        else if (checked_mul(known, dims[d], &known)) {
+            overflow = 1; /* more than any array holds: cannot match size */
         }
     }
-    if (unknown >= 0 && known != 0 && size % known == 0) {
+    if (zero) {
+        known = 0;
+    }
+    else if (overflow) {
+        known = -1;
+    }
+    if (unknown >= 0 && known > 0 && size % known == 0) {
         dims[unknown] = size / known;
         known = size;
     }
@@ -134,13 +195,18 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
         }
         return NULL;
     }
+    int64_t itemsize = (int64_t)va_dtype_size(self->dtype);
+    /* an empty array takes any shape with a 0 in it, but not one whose other
+     * dimensions overflow (NumPy: "array is too big") */
+    if (checked_array_size(ndim, dims, itemsize, &count) < 0) {
+        return NULL;
+    }
     ViewGeometry g;
     g.offset = 0;
     g.ndim = ndim;
     memcpy(g.shape, dims, sizeof(int64_t) * ndim);
-    int64_t itemsize = (int64_t)va_dtype_size(self->dtype);
     if (force_copy != 1 &&
-        (size == 0 ? (c_strides(ndim, dims, itemsize, g.strides), 1)
+        (size == 0 ? (checked_c_strides(ndim, dims, itemsize, g.strides), 1)
                    : reshape_strides(self->ndim, self->shape, self->strides, itemsize, ndim, dims, g.strides))) {
         return (PyObject *)view_of(self, &g);
     }
@@ -154,7 +220,7 @@ static PyObject *reshape_array(DeviceArrayObject *self, int ndim, int64_t *dims,
     }
     copy->ndim = ndim;
     memcpy(copy->shape, dims, sizeof(int64_t) * ndim);
-    c_strides(ndim, dims, itemsize, copy->strides);
+    checked_c_strides(ndim, dims, itemsize, copy->strides);
     return (PyObject *)copy;
 }
 
@@ -209,6 +275,22 @@ static PyObject *da_reshape(PyObject *op, PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
+typedef struct {
+    int ndim;
+    int64_t dims[VA_MAX_NDIM];
+    int copy;
+} ReshapeArgs;
+
+static PyObject *reshape_step(DeviceArrayObject *a, void *context, int trial)
+{
+    const ReshapeArgs *r = (const ReshapeArgs *)context;
+    int64_t dims[VA_MAX_NDIM];
+    memcpy(dims, r->dims, sizeof(int64_t) * r->ndim);
+    /* the placeholder is C-contiguous: a view always checks the shape, and no
+     * copy of memory that is not on the GPU is ever asked for */
+    return reshape_array(a, r->ndim, dims, trial && r->copy == 1 ? 0 : r->copy);
+}
+
 static PyObject *mm_reshape(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"a", "shape", "order", "copy"};
@@ -220,13 +302,9 @@ static PyObject *mm_reshape(PyObject *, PyObject *const *args, Py_ssize_t nargs,
         parse_copy(values[3], &copy) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "reshape");
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = reshape_array(a, ndim, dims, copy);
-    Py_DECREF(a);
-    return result;
+    ReshapeArgs r = {ndim, {0}, copy};
+    memcpy(r.dims, dims, sizeof(int64_t) * ndim);
+    return on_gpu_operand(values[0], "reshape", reshape_step, &r);
 }
 
 static PyObject *ravel_array(DeviceArrayObject *a)
@@ -342,6 +420,8 @@ static PyObject *da_transpose(PyObject *op, PyObject *const *args, Py_ssize_t na
 
 static PyObject *get_T(PyObject *op, void *) { return permute(SELF, NULL); }
 
+static PyObject *permute_step(DeviceArrayObject *a, void *axes, int) { return permute(a, (PyObject *)axes); }
+
 static PyObject *module_permute(const char *fname, int axes_required, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
 {
@@ -350,13 +430,7 @@ static PyObject *module_permute(const char *fname, int axes_required, PyObject *
     if (parse_arguments(fname, args, nargs, kwnames, names, 2, 1 + axes_required, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], fname);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = permute(a, values[1]);
-    Py_DECREF(a);
-    return result;
+    return on_gpu_operand(values[0], fname, permute_step, values[1]);
 }
 
 static PyObject *mm_transpose(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -415,6 +489,8 @@ static PyObject *da_squeeze(PyObject *op, PyObject *const *args, Py_ssize_t narg
     return squeeze_array(SELF, values[0]);
 }
 
+static PyObject *squeeze_step(DeviceArrayObject *a, void *axis, int) { return squeeze_array(a, (PyObject *)axis); }
+
 static PyObject *mm_squeeze(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"a", "axis"};
@@ -422,14 +498,10 @@ static PyObject *mm_squeeze(PyObject *, PyObject *const *args, Py_ssize_t nargs,
     if (parse_arguments("squeeze", args, nargs, kwnames, names, 2, 1, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "squeeze");
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *result = squeeze_array(a, values[1]);
-    Py_DECREF(a);
-    return result;
+    return on_gpu_operand(values[0], "squeeze", squeeze_step, values[1]);
 }
+
+static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int);
 
 static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -438,17 +510,22 @@ static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t na
     if (parse_arguments("expand_dims", args, nargs, kwnames, names, 2, 2, 2, values) < 0) {
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "expand_dims");
-    if (a == NULL) {
-        return NULL;
-    }
+    return on_gpu_operand(values[0], "expand_dims", expand_dims_step, values[1]);
+}
+
+static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int)
+{
+    PyObject *axis = (PyObject *)context;
     PyObject *result = NULL;
     int n = 0, axes[VA_MAX_NDIM], inserted[VA_MAX_NDIM] = {0};
-    Py_ssize_t count = (PyTuple_Check(values[1]) || PyList_Check(values[1])) ? PySequence_Size(values[1]) : 1;
+    Py_ssize_t count = (PyTuple_Check(axis) || PyList_Check(axis)) ? PySequence_Size(axis) : 1;
+    if (count < 0) {
+        return NULL;
+    }
     if (a->ndim + count > VA_MAX_NDIM) {
         PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
     }
-    else if (parse_axes(values[1], a->ndim + (int)count, &n, axes) == 0) {
+    else if (parse_axes(axis, a->ndim + (int)count, &n, axes) == 0) {
         ViewGeometry g;
         g.offset = 0;
         g.ndim = a->ndim + n;
@@ -468,9 +545,10 @@ static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t na
         }
         result = (PyObject *)view_of(a, &g);
     }
-    Py_DECREF(a);
     return result;
 }
+
+static PyObject *broadcast_step(DeviceArrayObject *a, void *context, int);
 
 static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -487,10 +565,16 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
         }
         return NULL;
     }
-    DeviceArrayObject *a = gpu_operand(values[0], "broadcast_to");
-    if (a == NULL) {
-        return NULL;
-    }
+    ReshapeArgs r = {ndim, {0}, 0};
+    memcpy(r.dims, dims, sizeof(int64_t) * ndim);
+    return on_gpu_operand(values[0], "broadcast_to", broadcast_step, &r);
+}
+
+static PyObject *broadcast_step(DeviceArrayObject *a, void *context, int)
+{
+    const ReshapeArgs *r = (const ReshapeArgs *)context;
+    const int ndim = r->ndim;
+    const int64_t *dims = r->dims;
     PyObject *result = NULL;
     ViewGeometry g;
     g.offset = 0;
@@ -514,6 +598,11 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
     }
     if (ok) {
         result = (PyObject *)view_of(a, &g);
+        if (result != NULL) {
+            /* NumPy's broadcast_to is read-only: its repeated elements share memory,
+             * and a write through them (out=, d[...] =) would race with itself */
+            ((DeviceArrayObject *)result)->readonly = 1;
+        }
     }
     else {
         PyObject *from = tuple_of(a->ndim, a->shape), *to = tuple_of(ndim, dims);
@@ -525,7 +614,6 @@ static PyObject *mm_broadcast_to(PyObject *, PyObject *const *args, Py_ssize_t n
         Py_XDECREF(from);
         Py_XDECREF(to);
     }
-    Py_DECREF(a);
     return result;
 }
 
@@ -628,6 +716,33 @@ static PyArray_Descr *piece_descr(PyObject *item)
     return d;
 }
 
+/* Every piece casts to `dtype` under `casting`: NumPy's TypeError otherwise. */
+static int pieces_cast_check(Pieces *p, va_dtype dtype, NPY_CASTING casting)
+{
+    PyArray_Descr *to = descr_from_va(dtype);
+    if (to == NULL) {
+        return -1;
+    }
+    int st = 0;
+    for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
+        PyArray_Descr *from = piece_descr(p->items[i]);
+        if (from == NULL) {
+            st = -1;
+        }
+        else if (!PyArray_CanCastTypeTo(from, to, casting)) {
+            PyErr_Format(PyExc_TypeError, "Cannot cast array data from %R to %R according to the rule '%s'",
+                         (PyObject *)from, (PyObject *)to,
+                         casting == NPY_NO_CASTING ? "no" : casting == NPY_EQUIV_CASTING ? "equiv"
+                         : casting == NPY_SAFE_CASTING ? "safe" : casting == NPY_SAME_KIND_CASTING ? "same_kind"
+                         : "unsafe");
+            st = -1;
+        }
+        Py_XDECREF(from);
+    }
+    Py_DECREF(to);
+    return st;
+}
+
 /* The result dtype: NumPy's promotion of the inputs, or dtype= when every input
  * casts to it under `casting` (same_kind by default, as NumPy's). */
 static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, va_dtype *dtype)
@@ -641,28 +756,7 @@ static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, v
         return -1;
     }
     if (given) {
-        PyArray_Descr *to = descr_from_va(*dtype);
-        if (to == NULL) {
-            return -1;
-        }
-        int st = 0;
-        for (Py_ssize_t i = 0; i < p->count && st == 0; ++i) {
-            PyArray_Descr *from = piece_descr(p->items[i]);
-            if (from == NULL) {
-                st = -1;
-            }
-            else if (!PyArray_CanCastTypeTo(from, to, casting)) {
-                PyErr_Format(PyExc_TypeError, "Cannot cast array data from %R to %R according to the rule '%s'",
-                             (PyObject *)from, (PyObject *)to,
-                             casting == NPY_NO_CASTING ? "no" : casting == NPY_EQUIV_CASTING ? "equiv"
-                             : casting == NPY_SAFE_CASTING ? "safe" : casting == NPY_SAME_KIND_CASTING ? "same_kind"
-                             : "unsafe");
-                st = -1;
-            }
-            Py_XDECREF(from);
-        }
-        Py_DECREF(to);
-        return st;
+        return pieces_cast_check(p, *dtype, casting);
     }
     PyArray_Descr **descrs = (PyArray_Descr **)PyMem_Calloc((size_t)p->count, sizeof(PyArray_Descr *));
     if (descrs == NULL) {
@@ -687,7 +781,8 @@ static int pieces_dtype(Pieces *p, PyObject *dtype_obj, PyObject *casting_obj, v
         raise_unsupported_dtype((PyObject *)common);
     }
     Py_DECREF(common);
-    return st;
+    /* casting= binds the promoted dtype too, as NumPy's ("no" refuses f8 + i4) */
+    return st < 0 ? -1 : pieces_cast_check(p, *dtype, casting);
 }
 
 /* Copies piece i into `dst` (a view of the result of the piece's shape). */
@@ -778,9 +873,12 @@ static PyObject *join(const char *fname, int stack, PyObject *const *args, Py_ss
                 int64_t tmp[VA_MAX_NDIM], n = 1;
                 piece_shape(p.items[i], &nd, &sh, tmp);
                 for (int d = 0; d < nd; ++d) {
-                    n *= sh[d];
+                    n *= sh[d]; /* an existing array's count: fits */
                 }
-                total += n;
+                if (checked_add(total, n, &total)) {
+                    raise_too_big();
+                    goto fail;
+                }
             }
             ndim0 = 1;
             rshape[0] = total;
@@ -845,13 +943,20 @@ static PyObject *join(const char *fname, int stack, PyObject *const *args, Py_ss
                     const int64_t *sh;
                     int64_t tmp[VA_MAX_NDIM];
                     piece_shape(p.items[i], &nd, &sh, tmp);
-                    rshape[axis] += sh[axis];
+                    if (checked_add(rshape[axis], sh[axis], &rshape[axis])) {
+                        raise_too_big();
+                        goto fail;
+                    }
                 }
             }
         }
     }
-    if (require_cuda(fname) < 0) {
-        goto fail;
+    {
+        int64_t count = 0;
+        if (checked_array_size(ndim0, rshape, (int64_t)va_dtype_size(dtype), &count) < 0 ||
+            require_cuda(fname) < 0) {
+            goto fail;
+        }
     }
     result = devicearray_empty(p.device, dtype, ndim0, rshape, 0);
     if (result == NULL) {
@@ -953,6 +1058,14 @@ static PyObject *mm_astype(PyObject *, PyObject *const *args, Py_ssize_t nargs, 
     if (parse_arguments("astype", args, nargs, kwnames, names, 4, 2, 2, values) < 0) {
         return NULL;
     }
+    {
+        va_dtype checked;
+        int given = 0;
+        /* a bad dtype is an argument error: before the upload's device check */
+        if (parse_dtype(values[1], &checked, &given) < 0) {
+            return NULL;
+        }
+    }
     DeviceArrayObject *a = gpu_operand(values[0], "astype");
     if (a == NULL) {
         return NULL;
@@ -998,7 +1111,7 @@ static PyObject *mm_copy(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
 static PyObject *da_fill(PyObject *op, PyObject *value)
 {
     unsigned char packed[16];
-    if (pack_scalar(value, SELF->dtype, packed) < 0) {
+    if (devicearray_check_assignable(SELF) < 0 || pack_scalar(value, SELF->dtype, packed) < 0) {
         return NULL;
     }
     va_array view;

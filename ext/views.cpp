@@ -26,6 +26,8 @@ DeviceArrayObject *view_of(DeviceArrayObject *base, const ViewGeometry *geometry
                                                geometry->strides, owner);
     if (view != NULL) {
         view->managed = base->managed;
+        /* a view of read-only memory is read-only too (NumPy's rule) */
+        view->readonly = base->readonly;
     }
     return view;
 }
@@ -307,4 +309,68 @@ int add_to_type(PyTypeObject *type, PyMethodDef *methods, PyGetSetDef *getset)
     }
     PyType_Modified(type);
     return 0;
+}
+
+PyObject *mm_normalize_axis(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"axis", "ndim", "allow_duplicates"};
+    PyObject *values[3];
+    int64_t ndim64 = 0;
+    int naxes = 0, axes[VA_MAX_NDIM], allow = 0;
+    if (parse_arguments("_normalize_axis", args, nargs, kwnames, names, 3, 2, 3, values) < 0 ||
+        index_value(values[1], &ndim64) < 0 ||
+        (values[2] != NULL && (allow = PyObject_IsTrue(values[2])) < 0)) {
+        return NULL;
+    }
+    if (ndim64 < 0 || ndim64 > VA_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "ndim must be within [0, %d]", VA_MAX_NDIM);
+        return NULL;
+    }
+    int ndim = (int)ndim64;
+    int is_sequence = PyTuple_Check(values[0]) || PyList_Check(values[0]);
+    if (!is_sequence) {
+        int64_t axis = 0;
+        int out = 0;
+        if (index_value(values[0], &axis) < 0 || normalize_axis(axis, ndim, &out) < 0) {
+            return NULL;
+        }
+        return PyLong_FromLong(out);
+    }
+    if (allow) {
+        /* duplicates kept (np.size counts them; callers that allow them say so) */
+        Py_ssize_t n = PySequence_Size(values[0]);
+        if (n < 0) {
+            return NULL;
+        }
+        PyObject *result = PyTuple_New(n);
+        for (Py_ssize_t i = 0; result != NULL && i < n; ++i) {
+            PyObject *item = PySequence_GetItem(values[0], i);
+            int64_t axis = 0;
+            int out = 0;
+            PyObject *v = NULL;
+            if (item != NULL && index_value(item, &axis) == 0 && normalize_axis(axis, ndim, &out) == 0) {
+                v = PyLong_FromLong(out);
+            }
+            Py_XDECREF(item);
+            if (v == NULL) {
+                Py_CLEAR(result);
+                break;
+            }
+            PyTuple_SET_ITEM(result, i, v);
+        }
+        return result;
+    }
+    if (parse_axes(values[0], ndim, &naxes, axes) < 0) {
+        return NULL;
+    }
+    PyObject *result = PyTuple_New(naxes);
+    for (int i = 0; result != NULL && i < naxes; ++i) {
+        PyObject *v = PyLong_FromLong(axes[i]);
+        if (v == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyTuple_SET_ITEM(result, i, v);
+    }
+    return result;
 }

@@ -42,6 +42,12 @@ int cast_scalar(PyObject *value, va_dtype dtype, void *out);
  * ValueError for NumPy's non-C orders that the GPU arrays do not offer. */
 int check_order_c(PyObject *order, const char *fname);
 
+/* _core._normalize_axis(axis, ndim, allow_duplicates=False): the one axis
+ * converter, given to the Python code (array_api, dask, dispatch) so that it
+ * normalises as the extension does: an int gives an int, a tuple or list a
+ * tuple; numpy.exceptions.AxisError out of range, ValueError "repeated axis". */
+PyObject *mm_normalize_axis(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* Adds methods and getters to a type that is already ready (each file of
  * DeviceArray methods registers its own). */
 int add_to_type(PyTypeObject *type, PyMethodDef *methods, PyGetSetDef *getset);

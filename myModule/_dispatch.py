@@ -379,7 +379,8 @@ def _size(a, axis=None):
     if axis is None:
         return a.size
     shape = a.shape
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    # NumPy's np.size normalises as every axis argument: AxisError, "repeated axis"
+    axes = _core._normalize_axis(axis if isinstance(axis, tuple) else (axis,), a.ndim)
     n = 1
     for ax in axes:
         n *= shape[ax]

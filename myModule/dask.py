@@ -191,14 +191,12 @@ class _Step:
 
 
 def _normalize_axis(axis, ndim):
+    """The axes as a tuple, by the extension's one converter (AxisError out of
+    range, ValueError when repeated, as NumPy)."""
     if axis is None:
         return tuple(range(ndim))
-    given = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
-    normalized = tuple(int(a) + ndim if a < 0 else int(a) for a in given)
-    if any(a < 0 or a >= ndim for a in normalized) or len(set(normalized)) != len(normalized):
-        raise np.exceptions.AxisError("axis %r is out of bounds or repeated for an array of "
-                                      "dimension %d" % (axis, ndim))
-    return normalized
+    given = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    return _core._normalize_axis(given, ndim)
 
 
 def _reduction(name, args, kwargs):

@@ -62,6 +62,11 @@ def cuda_serialize_devicearray(x):
     return _header(x), [_Interface(x, ptr, (x.nbytes,), "|u1")]
 
 
+# What a DeviceArray can have (vectorAdd.h's VA_MAX_NDIM; int64 byte counts).
+_MAX_NDIM = 32
+_MAX_BYTES = 2**63 - 1
+
+
 def _header_layout(header):
     """The (shape, dtype, bytes) a received header asks for; ValueError or TypeError
     where it is not one a DeviceArray can have (a header comes from another process:
@@ -74,9 +79,15 @@ def _header_layout(header):
         raise TypeError("DeviceArray header: shape must be a tuple of ints, got %r" % (shape,))
     if any(n < 0 for n in shape):
         raise ValueError("DeviceArray header: negative dimension in %r" % (tuple(shape),))
+    if len(shape) > _MAX_NDIM:
+        raise ValueError("DeviceArray header: %d dimensions, at most %d are supported on the GPU"
+                         % (len(shape), _MAX_NDIM))
     nbytes = dtype.itemsize
     for n in shape:
         nbytes *= n  # Python ints: no overflow to hide a huge request
+    if nbytes > _MAX_BYTES:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                         "possible size.")
     return tuple(shape), dtype, nbytes
 
 

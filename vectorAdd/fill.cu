@@ -243,8 +243,11 @@ va_status va_eye(int device, const va_array *dst, int64_t k) {
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
     const int64_t rows = dst->shape[0], cols = dst->shape[1];
-    const int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0;
-    const int64_t count = (r0 >= rows || c0 >= cols) ? 0 : std::min(rows - r0, cols - c0);
+    // The diagonal misses the matrix when k <= -rows or k >= cols; asked that
+    // way, no -k is taken of INT64_MIN (k = -2**63 must give zeros, as NumPy's).
+    const bool misses = k < 0 ? k <= -rows : k >= cols;
+    const int64_t r0 = misses || k >= 0 ? 0 : -k, c0 = misses || k <= 0 ? 0 : k;
+    const int64_t count = misses ? 0 : std::min(rows - r0, cols - c0);
     return va::dispatch_dtype(dst->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T zero = static_cast<T>(0);

@@ -336,7 +336,8 @@ va_status va_reduce_host_multi(const int *devices, int32_t ndevices, va_op op, c
 /* ---- a user's own kernel (user_ops/, VA_RAW_KERNEL) ---- */
 /* Launches raw kernel `op` on the library's stream of `device` over device views
  * in[0..nin) and out, with `grid` blocks of `block` threads (0: the declaration's
- * defaults for out's size). */
+ * defaults for out's size). out must have in[0]'s shape when there are inputs,
+ * grid at most 2**31 - 1 and block at most 1024: VA_ERROR_INVALID_VALUE otherwise. */
 va_status va_raw_launch(int device, va_op op, int32_t nin, const va_array *in,
                         const double *params, const va_array *out, int64_t grid, int32_t block);
 

@@ -25,6 +25,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if dtype is None and not hasattr(obj, "dtype") and not hasattr(obj, "__dlpack__"):
         # The standard's defaults for Python scalars and sequences (bool, int64, float64).
         host = np.asarray(obj)
+        if host.dtype == np.uint64 and host.size and int(host.max()) > np.iinfo(np.int64).max:
+            # NumPy would keep these as uint64, which this library lacks: never wrap.
+            raise OverflowError("Python integer %d out of bounds for int64" % int(host.max()))
         if host.dtype.kind in "iu" and host.dtype != np.int64:
             host = host.astype(np.int64)
         elif host.dtype.kind == "f" and host.dtype != np.float64:

@@ -1,8 +1,18 @@
 """Manipulation and indexing functions of the standard over the library's views and
 copies (ext/manipulation.cpp, ext/indexing.cpp)."""
+import operator
+
 import numpy as np
 
 from .. import _core
+
+
+def _axes(axis, ndim, allow_duplicates=False):
+    """An axis or a sequence of axes as a tuple, by the extension's one converter
+    (numpy.exceptions.AxisError out of range, ValueError when repeated)."""
+    axes = _core._normalize_axis(axis if isinstance(axis, (tuple, list)) else operator.index(axis), ndim,
+                                 allow_duplicates)
+    return axes if isinstance(axes, tuple) else (axes,)
 
 
 def reshape(x, /, shape, *, copy=None):
@@ -45,27 +55,25 @@ def stack(arrays, /, *, axis=0):
 def unstack(x, /, *, axis=0):
     if x.ndim == 0:
         raise ValueError("unstack() needs at least one dimension")
-    axis = axis % x.ndim
+    axis = _core._normalize_axis(axis, x.ndim)
     lead = (slice(None),) * axis
     return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
 
 def flip(x, /, *, axis=None):
     """A view with negative strides along the axes."""
-    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
     index = [slice(None)] * x.ndim
     for a in axes:
-        index[a % x.ndim] = slice(None, None, -1)
+        index[a] = slice(None, None, -1)
     return x[tuple(index)]
 
 
 def moveaxis(x, source, destination, /):
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [s % x.ndim for s in src]
-    dst = [d % x.ndim for d in dst]
-    if len(src) != len(dst) or len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise ValueError("moveaxis(): source and destination must be distinct axes, as many")
+    src = _axes(source, x.ndim)
+    dst = _axes(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [a for a in range(x.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -77,7 +85,7 @@ def take(x, indices, /, *, axis=None):
         if x.ndim != 1:
             raise ValueError("take(): axis is required for arrays of more than one dimension")
         axis = 0
-    return x[(slice(None),) * (axis % x.ndim) + (indices,)]
+    return x[(slice(None),) * _core._normalize_axis(axis, x.ndim) + (indices,)]
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -90,12 +98,11 @@ def roll(x, /, shift, *, axis=None):
     if axis is None:
         return reshape(roll(_core.reshape(x, (-1,)), shift, axis=0), x.shape)
     shifts = (shift,) if isinstance(shift, int) else tuple(shift)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = _axes(axis, x.ndim, allow_duplicates=True)  # numpy.roll adds repeated axes' shifts
     if len(shifts) != len(axes):
         raise ValueError("roll(): shift and axis must have the same length")
     out = x
     for s, a in zip(shifts, axes):
-        a %= x.ndim
         n = x.shape[a]
         if n == 0 or s % n == 0:
             continue
@@ -110,14 +117,19 @@ def repeat(x, repeats, /, *, axis=None):
     if axis is None:
         x = _core.reshape(x, (-1,))
         axis = 0
-    axis %= x.ndim
+    axis = _core._normalize_axis(axis, x.ndim)
     counts = repeats.get() if isinstance(repeats, _core.DeviceArray) else repeats
     index = np.repeat(np.arange(x.shape[axis], dtype=np.int64), counts)
     return x[(slice(None),) * axis + (_core.asarray(index, device=x.device),)]
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
-    axis %= x.ndim
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError("order must be non-negative but got %d" % n)
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = _core._normalize_axis(axis, x.ndim)
     parts = [p for p in (prepend, x, append) if p is not None]
     out = _core.concatenate(parts, axis=axis) if len(parts) > 1 else x
     lead = (slice(None),) * axis

@@ -17,8 +17,8 @@ def _call(name, x, **kwargs):
 def _axes(x, axis):
     if axis is None:
         return tuple(range(x.ndim))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return tuple(a % x.ndim if x.ndim else a for a in axes)
+    axes = _core._normalize_axis(axis, x.ndim)
+    return axes if isinstance(axes, tuple) else (axes,)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
