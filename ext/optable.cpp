@@ -18,10 +18,11 @@
 #define MAX_OPS VA_MAX_OPS
 #define MAX_ARGS (VA_MAX_PARAMS + VA_MAX_INPUTS)
 
-/* The keyword names of one operation: its arguments, then out and device. */
+/* The keyword names of one operation: its arguments, then out and device (a
+ * user kernel: out and its launch options, RAW_OPTION_NAMES). */
 typedef struct {
     char storage[128];
-    const char *names[MAX_ARGS + 3];
+    const char *names[MAX_ARGS + RAW_OPTION_COUNT];
     int nargs;
 } OpSignature;
 
@@ -57,15 +58,17 @@ static PyObject *call_reduction(va_op op, PyObject *const *args, Py_ssize_t narg
 static PyObject *call_raw(va_op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     const OpSignature *sig = &signatures[op];
-    PyObject *values[MAX_ARGS + 3];
+    PyObject *values[MAX_ARGS + RAW_OPTION_COUNT];
     if (deferred_any(args, nargs, kwnames)) {
         return deferred_call(va_op_get(op)->name, args, nargs, kwnames);
     }
-    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + 3,
+    if (parse_arguments(va_op_get(op)->name, args, nargs, kwnames, sig->names, sig->nargs + RAW_OPTION_COUNT,
                         sig->nargs, sig->nargs + 1, values) < 0) {
         return NULL;
     }
-    return raw_objects(op, values, values[sig->nargs], values[sig->nargs + 1], values[sig->nargs + 2]);
+    PyObject *const *o = values + sig->nargs;
+    const RawOptions options = {o[0], o[1], o[2], o[3], o[4], o[5]};
+    return raw_objects(op, values, &options);
 }
 
 /* One C function per table index, so each Python function is a plain module
@@ -114,8 +117,9 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
         used += (size_t)snprintf(args + used, sizeof(args) - used, "%s%s", k ? ", " : "", sig->names[k]);
     }
     const char *tail = info->kind == VA_KIND_REDUCTION ? "device='auto'"
-                       : info->kind == VA_KIND_RAW  ? "out=None, grid=None, block=None"
-                                                    : "out=None, device='auto'";
+                       : info->kind == VA_KIND_RAW
+                           ? "out=None, grid=None, block=None, shared_mem=0, shape=None, dtype=None"
+                           : "out=None, device='auto'";
     size_t size = strlen(info->name) + strlen(args) + strlen(tail) + strlen(info->doc) +
                   strlen(info->reference) + 400;
     char *doc = (char *)malloc(size);
@@ -124,10 +128,12 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
     }
     if (info->kind == VA_KIND_RAW) {
         snprintf(doc, size,
-                 "%s(%s, %s)\n--\n\n%s\n\nA user kernel (user_ops/): arrays are converted to its dtype "
-                 "and moved to the GPU that holds the device inputs (GPU 0 for host data); the result "
-                 "has the first array's shape unless out= is given. grid and block: the launch shape "
-                 "(default: one thread per output element, 256 a block).",
+                 "%s(%s, %s)\n--\n\n%s\n\nA user kernel: arrays are converted to its compute dtype "
+                 "(NumPy's promotion for a typed kernel) and moved to the GPU that holds the device "
+                 "inputs (GPU 0 for host data); the result has shape= (default: the first array's "
+                 "shape) and dtype= (default: the compute dtype), or is out=. grid and block: the launch "
+                 "shape, an int or up to 3 ints (default: one thread per output element, 256 a block); "
+                 "shared_mem: bytes of dynamic shared memory.",
                  info->name, args, tail, info->doc);
     }
     else {
@@ -158,9 +164,13 @@ static PyObject *new_op_function(va_op op, PyObject *self, PyObject *module_name
             *p++ = '\0';
         }
     }
-    sig->names[sig->nargs] = "out";
-    sig->names[sig->nargs + 1] = info->kind == VA_KIND_RAW ? "grid" : "device";
-    sig->names[sig->nargs + 2] = "block";
+    static const char *const raw_options[RAW_OPTION_COUNT] = {RAW_OPTION_NAMES};
+    for (int k = 0; k < RAW_OPTION_COUNT; ++k) {
+        sig->names[sig->nargs + k] = raw_options[k];
+    }
+    if (info->kind != VA_KIND_RAW) {
+        sig->names[sig->nargs + 1] = "device";
+    }
     PyMethodDef *def = &method_defs[op];
     def->ml_name = info->name;
     def->ml_meth = (PyCFunction)(void (*)(void))(info->kind == VA_KIND_REDUCTION ? reduction[op]

@@ -8,28 +8,59 @@
 #include "raw.h"
 #include "shapes.h"
 
-static va_dtype kernel_dtype(const va_op_info *info)
+/* The dtype the kernel computes in for these inputs: its one dtype, or for a
+ * typed kernel the loop NumPy's promotion of the arrays picks in its domain
+ * (parameters take no part). TypeError where it has none. */
+static int compute_dtype(va_op op, const Operand *in, int nin, va_dtype *compute)
 {
-    for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
-        if (info->result[t] != VA_DTYPE_COUNT) {
-            return (va_dtype)t;
-        }
+    const va_op_info *info = va_op_get(op);
+    va_dtype dtypes[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    va_weak weak[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    char names[128] = "";
+    size_t used = 0;
+    for (int k = 0; k < info->nparams; ++k) {
+        dtypes[k] = VA_FLOAT64;
+        weak[k] = VA_WEAK_BOOL;
     }
-    return VA_FLOAT64;
+    for (int k = 0; k < nin; ++k) {
+        dtypes[info->nparams + k] = operand_natural_dtype(&in[k]);
+        weak[info->nparams + k] = VA_STRONG;
+        used += (size_t)snprintf(names + used, used < sizeof(names) ? sizeof(names) - used : 0, "%s%s",
+                                 k ? ", " : "", va_dtype_name(dtypes[info->nparams + k]));
+    }
+    va_dtype result;
+    if (va_op_dtypes(op, info->nparams + nin, dtypes, weak, compute, &result) != VA_SUCCESS) {
+        PyErr_Format(PyExc_TypeError, "%s() has no loop for the input types (%s)", info->name, names);
+        return -1;
+    }
+    return 0;
 }
 
-/* grid= and block=: None, or a positive int within the device's limits (a
- * grid's x dimension at most 2**31 - 1 blocks, a block at most 1024 threads,
- * what every GPU of compute capability 3.0 and later allows). Checked before
- * any CUDA call: TypeError for non-ints, ValueError for values out of range. */
-static int parse_launch_size(PyObject *value, const char *what, int64_t limit, int64_t *out)
+/* The integer values of the parameters: exact for Python ints (OverflowError
+ * past int64, as NumPy's int64), truncated for floats (0 for NaN and inf). */
+static int integer_params(const va_op_info *info, PyObject *const *args, const double *params, int64_t *iparams)
 {
-    *out = 0;
-    if (value == NULL || value == Py_None) {
-        return 0;
+    for (int k = 0; k < info->nparams; ++k) {
+        if (PyLong_Check(args[k])) {
+            iparams[k] = PyLong_AsLongLong(args[k]);
+            if (iparams[k] == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+        }
+        else {
+            const double v = params[k];
+            iparams[k] = (v == v && v > -9.2e18 && v < 9.2e18) ? (int64_t)v : 0;
+        }
     }
+    return 0;
+}
+
+/* One positive int of a launch shape, at most `limit`: TypeError for non-ints,
+ * ValueError out of range. */
+static int parse_launch_int(PyObject *value, const char *what, int64_t limit, int64_t *out)
+{
     if (PyBool_Check(value) || !PyLong_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or None", what);
+        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of up to 3 ints, or None", what);
         return -1;
     }
     int overflow = 0;
@@ -46,6 +77,63 @@ static int parse_launch_size(PyObject *value, const char *what, int64_t limit, i
         return -1;
     }
     *out = (int64_t)v;
+    return 0;
+}
+
+/* grid= and block=: None, an int, or a tuple of up to 3 ints (x, y, z), within
+ * what every GPU of compute capability 3.0 and later allows: a grid of at most
+ * 2**31 - 1 x 65535 x 65535 blocks, a block of at most 1024 x 1024 x 64 threads
+ * and 1024 in all. Checked before any CUDA call. */
+static int parse_launch_dims(PyObject *value, const char *what, const int64_t *limits, int64_t *dims)
+{
+    static const char *const axis_names[3] = {"x", "y", "z"};
+    char label[32];
+    dims[0] = dims[1] = dims[2] = 0;
+    if (value == NULL || value == Py_None) {
+        return 0;
+    }
+    if (!PyTuple_Check(value) && !PyList_Check(value)) {
+        return parse_launch_int(value, what, limits[0], &dims[0]);
+    }
+    PyObject *items = PySequence_Tuple(value); /* a list's items, held: nothing can change them */
+    if (items == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    const Py_ssize_t n = PyTuple_GET_SIZE(items);
+    if (n < 1 || n > 3) {
+        PyErr_Format(PyExc_ValueError, "%s must have 1 to 3 dimensions, not %zd", what, n);
+        rc = -1;
+    }
+    for (Py_ssize_t d = 0; rc == 0 && d < n; ++d) {
+        snprintf(label, sizeof(label), "%s.%s", what, axis_names[d]);
+        rc = parse_launch_int(PyTuple_GET_ITEM(items, d), label, limits[d], &dims[d]);
+    }
+    Py_DECREF(items);
+    return rc;
+}
+
+/* shared_mem=: None or an int of bytes >= 0 (the device's limit is checked at launch). */
+static int parse_shared_mem(PyObject *value, int64_t *bytes)
+{
+    *bytes = 0;
+    if (value == NULL || value == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(value) || !PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "shared_mem must be an int (bytes)");
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow != 0 || v < 0 || v > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "shared_mem must be between 0 and 2**31 - 1 bytes");
+        return -1;
+    }
+    *bytes = (int64_t)v;
     return 0;
 }
 
@@ -152,26 +240,49 @@ static DeviceArrayObject *on_device_as(const Operand *op, va_dtype dtype, int de
     return result;
 }
 
-PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObject *grid_obj,
-                      PyObject *block_obj)
+PyObject *raw_objects(va_op op, PyObject *const *args, const RawOptions *options)
 {
+    static const int64_t grid_limits[3] = {INT32_MAX, 65535, 65535};
+    static const int64_t block_limits[3] = {1024, 1024, 64};
     const va_op_info *info = va_op_get(op);
-    const va_dtype dtype = kernel_dtype(info);
+    PyObject *out_obj = options->out;
+    va_dtype dtype = VA_FLOAT64, compute = VA_FLOAT64;
+    int dtype_given = 0, shape_given = 0;
+    va_launch launch;
+    int64_t iparams[VA_MAX_PARAMS] = {0, 0, 0, 0}, grid[3], blockdims[3];
     Operand in[VA_MAX_INPUTS];
     DeviceArrayObject *dev[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
     DeviceArrayObject *out = NULL, *target = NULL;
     PyObject *imported = NULL, *result = NULL;
     double params[VA_MAX_PARAMS] = {0, 0, 0, 0};
     va_array views[VA_MAX_INPUTS], vo;
-    int64_t grid = 0, block = 0, shape[VA_MAX_NDIM];
+    int64_t shape[VA_MAX_NDIM];
     int nin = 0, device = -1, any_device = 0, ndim = 0, k;
     va_status st;
     memset(in, 0, sizeof(in));
 
     /* Every argument is checked before the first CUDA call (../shared/SPEC.md). */
-    if (parse_launch_size(grid_obj, "grid", INT32_MAX, &grid) < 0 ||
-        parse_launch_size(block_obj, "block", 1024, &block) < 0) {
+    memset(&launch, 0, sizeof(launch));
+    if (parse_launch_dims(options->grid, "grid", grid_limits, grid) < 0 ||
+        parse_launch_dims(options->block, "block", block_limits, blockdims) < 0 ||
+        parse_shared_mem(options->shared_mem, &launch.shared_bytes) < 0 ||
+        parse_dtype(options->dtype, &dtype, &dtype_given) < 0) {
         return NULL;
+    }
+    if ((blockdims[0] > 0 ? blockdims[0] : 256) * (blockdims[1] > 0 ? blockdims[1] : 1) *
+            (blockdims[2] > 0 ? blockdims[2] : 1) > 1024) {
+        PyErr_SetString(PyExc_ValueError, "a block has at most 1024 threads in all");
+        return NULL;
+    }
+    for (int d = 0; d < 3; ++d) {
+        launch.grid[d] = grid[d];
+        launch.block[d] = (int32_t)blockdims[d];
+    }
+    if (options->shape != NULL && options->shape != Py_None) {
+        if (parse_shape(options->shape, 0, &ndim, shape) < 0) {
+            return NULL;
+        }
+        shape_given = 1;
     }
     for (k = 0; k < info->nparams; ++k) {
         if (!PyLong_Check(args[k]) && !PyFloat_Check(args[k]) && !PyArray_IsScalar(args[k], Number)) {
@@ -183,14 +294,14 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
             return NULL;
         }
     }
+    if (integer_params(info, args, params, iparams) < 0) {
+        return NULL;
+    }
     for (k = 0; k < info->nin; ++k) {
         if (operand_init(&in[k], args[info->nparams + k]) < 0) {
             goto done;
         }
         nin = k + 1;
-        if (check_input_cast(&in[k], dtype, info->name) < 0) {
-            goto done;
-        }
         if (in[k].host != NULL && PyArray_NDIM(in[k].host) > VA_MAX_NDIM) {
             PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
             goto done;
@@ -202,7 +313,18 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
             }
         }
     }
-    if (nin > 0) {
+    if (compute_dtype(op, in, nin, &compute) < 0) {
+        goto done;
+    }
+    for (k = 0; k < nin; ++k) {
+        if (check_input_cast(&in[k], compute, info->name) < 0) {
+            goto done;
+        }
+    }
+    if (!dtype_given) {
+        dtype = compute;
+    }
+    if (nin > 0 && !shape_given) {
         operand_shape(&in[0], &ndim, shape); /* the output's shape: the first array's */
     }
     if (out_obj == Py_None) {
@@ -238,7 +360,7 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
                          given->device, device);
             goto done;
         }
-        if (nin == 0) {
+        if (nin == 0 && !shape_given) {
             ndim = given->ndim;
             memcpy(shape, given->shape, sizeof(int64_t) * given->ndim);
         }
@@ -259,7 +381,7 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
         for (int d = 0; d < PyArray_NDIM(host_out); ++d) {
             dims[d] = PyArray_DIM(host_out, d);
         }
-        if (nin == 0) {
+        if (nin == 0 && !shape_given) {
             ndim = PyArray_NDIM(host_out);
             memcpy(shape, dims, sizeof(int64_t) * ndim);
         }
@@ -281,8 +403,8 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
             goto done;
         }
     }
-    if (nin == 0 && out_obj == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s() has no array input: give out=", info->name);
+    if (nin == 0 && out_obj == NULL && !shape_given) {
+        PyErr_Format(PyExc_TypeError, "%s() has no array input: give out= or shape=", info->name);
         goto done;
     }
     {
@@ -298,7 +420,7 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
         goto done;
     }
     for (k = 0; k < nin; ++k) {
-        if ((dev[k] = on_device_as(&in[k], dtype, device)) == NULL) {
+        if ((dev[k] = on_device_as(&in[k], compute, device)) == NULL) {
             goto done;
         }
     }
@@ -326,7 +448,7 @@ PyObject *raw_objects(va_op op, PyObject *const *args, PyObject *out_obj, PyObje
         devicearray_describe(dev[k], &views[k]);
     }
     devicearray_describe(out, &vo);
-    st = va_raw_launch(device, op, nin, views, params, &vo, grid, (int32_t)block);
+    st = va_raw_launch_shaped(device, op, nin, views, params, iparams, &vo, &launch);
     if (st == VA_SUCCESS && target != NULL && out != target) {
         va_array vt;
         devicearray_describe(target, &vt);

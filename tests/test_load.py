@@ -75,6 +75,44 @@ VA_RAW_KERNEL(stencil_avg_%(tag)s, stencil_kernel, "x", 0, FLOAT64, "Three-point
 '''
 
 
+TYPED = r'''
+// Kernel templates: one loop per compute type of the domain, a 2-d launch,
+// dynamic shared memory, an integer parameter, an output shape of the call's.
+#include "op_declare.cuh"
+#include "raw_kernel.cuh"
+
+namespace {
+template <typename T>
+__global__ void row_sums_kernel(va::RawArgs args) {
+    extern __shared__ unsigned char shared_bytes[];
+    T *partial = reinterpret_cast<T *>(shared_bytes);
+    const va::RawArray &x = args.in[0];
+    const int64_t row = blockIdx.x;
+    T s = T(0);
+    for (int64_t j = threadIdx.x; j < x.shape[1]; j += blockDim.x) s += x.at<T>(row, j);
+    partial[threadIdx.x] = s;
+    __syncthreads();
+    for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) partial[threadIdx.x] += partial[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) args.out.at<T>(row) = partial[0] * static_cast<T>(args.iparams[0]);
+}
+
+template <typename T>
+__global__ void transpose_kernel(va::RawArgs args) {
+    const va::RawArray &x = args.in[0];
+    const int64_t i = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+    const int64_t j = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < x.shape[0] && j < x.shape[1]) args.out.at<T>(j, i) = x.at<T>(i, j);
+}
+}  // namespace
+
+VA_RAW_KERNEL_TYPED(row_sums_scaled, row_sums_kernel, "k,x", 1, NUMBER, "Each row's sum times k.")
+VA_RAW_KERNEL_TYPED(transpose2d, transpose_kernel, "x", 0, ALL, "The transpose of a 2-d array.")
+'''
+
+
 def softplus_reference(x):
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -363,3 +401,70 @@ def test_by_default_load_builds_for_the_gpus_present():
     present = {int("%d%d" % myModule.device_info(i)["compute_capability"])
                for i in range(myModule.device_count())}
     assert set(default_arch()) == present
+
+
+@pytest.fixture(scope="module")
+def typed(user_folder):
+    return myModule.load(write(user_folder, "typed.cu", TYPED), arch=ARCH)
+
+
+def test_a_kernel_template_has_a_loop_per_type_of_its_domain(typed):
+    rows = {op["name"]: op for op in typed.ops}
+    assert rows["row_sums_scaled"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64")}
+    assert rows["transpose2d"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64", "bool")}
+    assert "shared_mem=0, shape=None, dtype=None" in typed.transpose2d.__doc__
+
+
+@pytest.mark.parametrize("bad, error", [
+    (dict(grid=0), ValueError), (dict(grid=(1, 2, 3, 4)), ValueError), (dict(grid="x"), TypeError),
+    (dict(grid=(1, 70000)), ValueError), (dict(grid=2 ** 31), ValueError), (dict(grid=(True,)), TypeError),
+    (dict(block=(32, 32, 2)), ValueError), (dict(block=(1, 1, 65)), ValueError), (dict(block=1025), ValueError),
+    (dict(shared_mem=-1), ValueError), (dict(shared_mem=2 ** 40), ValueError), (dict(shared_mem=1.5), TypeError),
+    (dict(shape=(-1,)), ValueError), (dict(shape=(2 ** 40, 2 ** 40)), ValueError),
+    (dict(dtype=np.complex128), TypeError),
+])
+def test_launch_options_are_checked_before_any_gpu_work(typed, bad, error):
+    x = np.ones((4, 8), dtype=np.float32)
+    with pytest.raises(error):
+        typed.row_sums_scaled(2, x, **bad)
+
+
+def test_a_typed_kernel_refuses_a_dtype_its_domain_lacks(typed):
+    with pytest.raises(TypeError, match="no loop"):
+        typed.row_sums_scaled(1, np.ones((2, 2), dtype=bool))  # NUMBER has no bool loop
+    with pytest.raises(TypeError):
+        typed.row_sums_scaled(1, np.ones((2, 2), dtype=np.complex64))
+    with pytest.raises(OverflowError):
+        typed.row_sums_scaled(2 ** 64, np.ones((2, 2)))
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_a_typed_kernel_with_a_2d_grid_shared_memory_and_its_own_output_shape(typed):
+    rng = np.random.default_rng(11)
+    for dtype in (np.float32, np.float64, np.int32, np.int64):
+        x = (rng.standard_normal((37, 1000)) * 100).astype(dtype)
+        itemsize = np.dtype(dtype).itemsize
+        got = typed.row_sums_scaled(3, x, grid=37, block=256, shared_mem=256 * itemsize, shape=(37,))
+        assert got.dtype == dtype and got.shape == (37,)
+        want = 3 * x.astype(np.float64).sum(axis=1)
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-12)
+        else:
+            np.testing.assert_array_equal(got, want.astype(dtype))
+        d = myModule.to_device(x)
+        t = typed.transpose2d(d, grid=((1000 + 15) // 16, (37 + 15) // 16), block=(16, 16), shape=(1000, 37))
+        assert isinstance(t, myModule.DeviceArray)
+        np.testing.assert_array_equal(t.get(), x.T)
+    # An integer parameter arrives exact (2**53 + 1 is not a double).
+    k = 2 ** 53 + 1
+    got = typed.row_sums_scaled(k, np.ones((2, 3), dtype=np.int64), grid=2, block=4, shared_mem=32, shape=(2,))
+    np.testing.assert_array_equal(got, np.full(2, 3 * k, dtype=np.int64))
+    # More dynamic shared memory than 48 KiB: the kernel asks for it.
+    big = np.ones((3, 5000))
+    got = typed.row_sums_scaled(1, big, grid=3, block=1024, shared_mem=100 * 1024, shape=(3,))
+    np.testing.assert_array_equal(got, np.full(3, 5000.0))
+    # The promotion of the inputs picks the loop: an int32 array with a float
+    # parameter stays int32 (parameters take no part).
+    assert typed.row_sums_scaled(2.0, np.ones((1, 4), dtype=np.int32), grid=1, block=4, shared_mem=16,
+                                 shape=(1,)).dtype == np.int32

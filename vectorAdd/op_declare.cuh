@@ -142,6 +142,22 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     return e;
 }
 
+// The row of a user's kernel template: a loop for each compute type of domain D,
+// its inputs converted to that type (NumPy's promotion), its output that type.
+template <va_domain D>
+OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, const char *doc,
+                      va_status (*launch)(const RawCall &)) {
+    OpEntry e = raw_row(name, args, nin, nparams, VA_FLOAT64, doc, launch);
+    e.info.domain = D;
+    e.info.result[VA_FLOAT64] = VA_DTYPE_COUNT;
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t)
+        with_compute_type<D>(static_cast<va_dtype>(t), [&](auto v) {
+            e.info.result[DtypeOf<decltype(v)>::value] = DtypeOf<decltype(v)>::value;
+            return VA_SUCCESS;
+        });
+    return e;
+}
+
 }  // namespace va
 
 // The row each macro adds, as an expression (the table and a module both use it).
@@ -156,6 +172,9 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 #define VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC)                                  \
     (::va::raw_row(#NAME, ARGS, ::va::count_args(ARGS) - (NPARAMS), (NPARAMS), VA_##DTYPE,    \
                    DOC, &::va::entries::NAME##_raw))
+#define VA_RAW_KERNEL_TYPED_ROW_(NAME, ARGS, NPARAMS, DOMAIN, DOC)                           \
+    (::va::raw_typed_row<VA_DOMAIN_##DOMAIN>(#NAME, ARGS, ::va::count_args(ARGS) - (NPARAMS), \
+                                            (NPARAMS), DOC, &::va::entries::NAME##_raw))
 
 #ifdef VA_OP_TABLE
 
@@ -214,6 +233,16 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
     } }                                                                                   \
     VA_OP_ROW_(NAME, VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC))
 
+// A user's kernel template: KERNEL is a `template <typename T> __global__ void
+// k(va::RawArgs)`, instantiated for each compute type of DOMAIN (ALL, NUMBER,
+// FLOAT, TRUE_DIVIDE, INTEGER, as VA_ELEMENTWISE's); the arrays are converted to
+// the type NumPy's promotion of them gives, and the kernel runs as KERNEL<T>.
+#define VA_RAW_KERNEL_TYPED(NAME, KERNEL, ARGS, NPARAMS, DOMAIN, DOC)                        \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_raw(const RawCall &);                                                \
+    } }                                                                                   \
+    VA_OP_ROW_(NAME, VA_RAW_KERNEL_TYPED_ROW_(NAME, ARGS, NPARAMS, DOMAIN, DOC))
+
 #else  // the operation's own translation unit: its kernels
 
 #include "raw_launch.cuh"
@@ -224,6 +253,17 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
 #define VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)                                             \
     namespace va { namespace entries {                                                    \
     va_status NAME##_raw(const RawCall &call) { return launch_raw(call, KERNEL); }         \
+    } }
+
+#define VA_RAW_KERNEL_TYPED_LAUNCHER_(NAME, KERNEL, DOMAIN)                                \
+    namespace va { namespace entries {                                                    \
+    va_status NAME##_raw(const RawCall &call) {                                           \
+        const va_status st = with_compute_type<VA_DOMAIN_##DOMAIN>(call.compute, [&](auto t) { \
+            return launch_raw(call, KERNEL<decltype(t)>);                                 \
+        });                                                                               \
+        if (st == VA_ERROR_UNSUPPORTED_DTYPE) VA_FAIL(st);                                \
+        return st;                                                                        \
+    }                                                                                     \
     } }
 
 #define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \
@@ -260,6 +300,9 @@ int add_module_row(const OpEntry &row);
 #define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC)                               \
     VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)                                                 \
     VA_MODULE_ROW_(NAME, VA_RAW_KERNEL_ROW_(NAME, ARGS, NPARAMS, DTYPE, DOC))
+#define VA_RAW_KERNEL_TYPED(NAME, KERNEL, ARGS, NPARAMS, DOMAIN, DOC)                        \
+    VA_RAW_KERNEL_TYPED_LAUNCHER_(NAME, KERNEL, DOMAIN)                                   \
+    VA_MODULE_ROW_(NAME, VA_RAW_KERNEL_TYPED_ROW_(NAME, ARGS, NPARAMS, DOMAIN, DOC))
 #define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
     VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                        \
     VA_MODULE_ROW_(NAME, VA_ELEMENTWISE_ROW_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN,         \
@@ -272,6 +315,8 @@ int add_module_row(const OpEntry &row);
 #else  // built into the library: op_table.cu reads the file once more for its row
 
 #define VA_RAW_KERNEL(NAME, KERNEL, ARGS, NPARAMS, DTYPE, DOC) VA_RAW_KERNEL_LAUNCHER_(NAME, KERNEL)
+#define VA_RAW_KERNEL_TYPED(NAME, KERNEL, ARGS, NPARAMS, DOMAIN, DOC)                        \
+    VA_RAW_KERNEL_TYPED_LAUNCHER_(NAME, KERNEL, DOMAIN)
 #define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
     VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)
 #define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \

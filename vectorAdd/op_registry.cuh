@@ -70,16 +70,17 @@ struct AxesCall {
     ReduceScratch scratch;  // for full reductions (every element, or a few long rows)
 };
 
-// A user kernel's launch over device views.
+// A user kernel's launch over device views, its inputs of dtype `compute`.
 struct RawCall {
     int device;
     cudaStream_t stream;
     int nin;
     const va_array *in;
     const double *params;
+    const int64_t *iparams;  // nullptr: none
     const va_array *out;
-    int64_t grid;
-    int32_t block;
+    va_launch launch;
+    va_dtype compute;
 };
 
 struct OpEntry {

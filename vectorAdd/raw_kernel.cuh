@@ -1,7 +1,9 @@
-// What a user's own kernel sees (user_ops/, VA_RAW_KERNEL): each array as a
-// pointer with its dtype, shape, strides (bytes) and size, and the scalar
-// parameters. The library allocates the output, moves host data, converts
-// dtypes, queues the launch on its stream and checks it (docs/adding-a-kernel.md).
+// What a user's own kernel sees (VA_RAW_KERNEL, VA_RAW_KERNEL_TYPED): each
+// array as a pointer with its dtype, shape, strides (bytes) and size, and the
+// scalar parameters, as double and as int64. Part of the public API of
+// myModule.get_include(): members are only ever added at the end. The library
+// allocates the output, moves host data, converts dtypes, queues the launch on
+// its stream and checks it (docs/adding-a-kernel.md).
 #pragma once
 
 #include <cstdint>
@@ -28,10 +30,14 @@ struct RawArray {
         }
         return *reinterpret_cast<T *>(data + offset);
     }
-    // Element (i, j) of a 2-d array.
+    // Element (i, j) of a 2-d array, (i, j, k) of a 3-d one.
     template <typename T>
     __device__ T &at(int64_t i, int64_t j) const {
         return *reinterpret_cast<T *>(data + i * strides[0] + j * strides[1]);
+    }
+    template <typename T>
+    __device__ T &at(int64_t i, int64_t j, int64_t k) const {
+        return *reinterpret_cast<T *>(data + i * strides[0] + j * strides[1] + k * strides[2]);
     }
 };
 
@@ -40,6 +46,9 @@ struct RawArgs {
     RawArray out;
     double params[VA_MAX_PARAMS];
     int32_t nin;
+    // The parameters as integers: exact for Python ints (params holds them
+    // rounded to double), truncated for floats.
+    int64_t iparams[VA_MAX_PARAMS];
 };
 
 }  // namespace va

@@ -341,6 +341,26 @@ va_status va_reduce_host_multi(const int *devices, int32_t ndevices, va_op op, c
 va_status va_raw_launch(int device, va_op op, int32_t nin, const va_array *in,
                         const double *params, const va_array *out, int64_t grid, int32_t block);
 
+/* A user kernel's launch: grid and block in up to three dimensions (a 0 in
+ * grid[0] or block[0]: the default, one thread per element of out along x, 256
+ * a block; other 0s count as 1), and bytes of dynamic shared memory. */
+typedef struct va_launch {
+    int64_t grid[3];
+    int32_t block[3];
+    int64_t shared_bytes;
+} va_launch;
+
+/* va_raw_launch with a launch shape, integer parameters beside the double ones
+ * (iparams: NULL for none; a kernel reads them as args.iparams) and an out of
+ * the caller's choosing (any shape; any dtype the library has: the kernel reads
+ * args.out.dtype). The inputs must be of one dtype the kernel has a loop for
+ * (the compute dtype: va_op_dtypes). Checked against the device's limits
+ * (grid[0] <= 2**31 - 1, grid[1], grid[2] <= 65535, at most 1024 threads a block,
+ * block[2] <= 64, shared memory within the device's opt-in limit). */
+va_status va_raw_launch_shaped(int device, va_op op, int32_t nin, const va_array *in,
+                               const double *params, const int64_t *iparams, const va_array *out,
+                               const va_launch *launch);
+
 /* Waits for all work, then gives back everything the library holds (streams,
  * pools, caches, staging buffers). Optional, for programs and checkers that want
  * a clean exit; no array of the library may be used after it. */
