@@ -121,7 +121,7 @@ static char *make_doc(const va_op_info *info, const OpSignature *sig)
                            ? "out=None, grid=None, block=None, shared_mem=0, shape=None, dtype=None"
                            : "out=None, device='auto'";
     size_t size = strlen(info->name) + strlen(args) + strlen(tail) + strlen(info->doc) +
-                  strlen(info->reference) + 400;
+                  strlen(info->reference) + 800; /* and the fixed text below */
     char *doc = (char *)malloc(size);
     if (doc == NULL) {
         return NULL;
@@ -515,7 +515,7 @@ static PyObject *load_module(PyObject *, PyObject *args)
     }
     for (int32_t k = 0; k < r.count; ++k) {
         const va_op op = r.first + k;
-        PyObject *fn = new_op_function(op, module_name, module_name);
+        PyObject *fn = new_op_function(op, NULL, module_name); /* a plain function: no __self__ */
         PyObject *entry = fn == NULL ? NULL : describe(op);
         PyObject *item = entry == NULL ? NULL : Py_BuildValue("(sOO)", va_op_get(op)->name, fn, entry);
         Py_XDECREF(fn);

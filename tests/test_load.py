@@ -412,7 +412,12 @@ def test_a_kernel_template_has_a_loop_per_type_of_its_domain(typed):
     rows = {op["name"]: op for op in typed.ops}
     assert rows["row_sums_scaled"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64")}
     assert rows["transpose2d"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64", "bool")}
-    assert "shared_mem=0, shape=None, dtype=None" in typed.transpose2d.__doc__
+    import inspect
+
+    params = list(inspect.signature(typed.transpose2d).parameters)
+    assert params == ["x", "out", "grid", "block", "shared_mem", "shape", "dtype"]
+    assert "shared_mem: bytes of dynamic shared memory" in typed.transpose2d.__doc__
+    assert repr(typed.transpose2d) == "<built-in function transpose2d>"
 
 
 @pytest.mark.parametrize("bad, error", [
