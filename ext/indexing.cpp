@@ -133,14 +133,14 @@ static int push_dim(ViewGeometry *g, int64_t extent, int64_t stride)
     return 0;
 }
 
-/* The byte step of a slice: stride * step, which fits whenever the slice has two
- * or more elements (both lie inside the array); with fewer it is never used to
- * move, and a huge step (x[::2**62]) must not overflow: the stride stays. */
-static int64_t slice_stride(Py_ssize_t len, int64_t stride, Py_ssize_t step)
+/* The byte step of a slice: stride * step as NumPy's. It fits whenever the slice
+ * has two or more elements (both lie inside the array); with fewer it is never
+ * used to move, and a huge step (x[::2**62]) must not overflow: the stride stays. */
+static int64_t slice_stride(int64_t stride, Py_ssize_t step)
 {
     int64_t result = stride;
-    if (len > 1 && checked_mul(stride, (int64_t)step, &result)) {
-        result = stride; /* cannot happen for a valid geometry (checked_view_extent) */
+    if (checked_mul(stride, (int64_t)step, &result)) {
+        result = stride; /* only for a slice of at most one element */
     }
     return result;
 }
@@ -223,7 +223,7 @@ static int basic_geometry(const Item *items, int nitems, const ViewGeometry *in,
             if (len > 0) { /* an empty slice stays at the base, as NumPy's */
                 out->offset += (int64_t)start * in->strides[d];
             }
-            if (push_dim(out, len, slice_stride(len, in->strides[d], step)) < 0) {
+            if (push_dim(out, len, slice_stride(in->strides[d], step)) < 0) {
                 return -1;
             }
             ++d;
@@ -440,7 +440,7 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
                 if (len > 0) {
                     src->offset += (int64_t)start * in->strides[d];
                 }
-                if (push_dim(src, len, slice_stride(len, in->strides[d], step)) < 0) {
+                if (push_dim(src, len, slice_stride(in->strides[d], step)) < 0) {
                     goto fail;
                 }
                 ++d;
