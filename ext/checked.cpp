@@ -63,6 +63,10 @@ int checked_view_extent(int ndim, const int64_t *dims, const int64_t *strides, i
             return raise_too_big();
         }
     }
+    if (lo == INT64_MIN) {
+        /* reversed (x[::-1]) this reach would be 2**63: keep the range symmetric */
+        return raise_too_big();
+    }
     *low = lo;
     *high = hi;
     return 0;

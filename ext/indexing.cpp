@@ -24,9 +24,33 @@ static const char invalid_index[] =
 
 static int item_integer(PyObject *obj, Item *item)
 {
-    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_IndexError);
+    Py_ssize_t v = PyNumber_AsSsize_t(obj, NULL); /* clipped when it overflows */
     if (v == -1 && PyErr_Occurred()) {
         return -1;
+    }
+    if (v == PY_SSIZE_T_MAX || v == PY_SSIZE_T_MIN) {
+        /* past int64: NumPy raises OverflowError above and IndexError below */
+        PyObject *exact = PyNumber_Index(obj);
+        int overflow = 0;
+        if (exact == NULL) {
+            return -1;
+        }
+        PyLong_AsLongLongAndOverflow(exact, &overflow);
+        /* NumPy reads an index as intp, then as uint64: [2**63, 2**64) overflows
+         * its C long (OverflowError), anything further is no index (IndexError) */
+        int as_unsigned = overflow > 0 && !(PyLong_AsUnsignedLongLong(exact) == (unsigned long long)-1 &&
+                                            PyErr_Occurred());
+        PyErr_Clear();
+        Py_DECREF(exact);
+        if (overflow != 0) {
+            if (as_unsigned) {
+                PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            }
+            else {
+                PyErr_SetString(PyExc_IndexError, invalid_index);
+            }
+            return -1;
+        }
     }
     item->kind = ITEM_INT;
     item->value = (int64_t)v;
@@ -109,6 +133,18 @@ static int push_dim(ViewGeometry *g, int64_t extent, int64_t stride)
     return 0;
 }
 
+/* The byte step of a slice: stride * step as NumPy's. It fits whenever the slice
+ * has two or more elements (both lie inside the array); with fewer it is never
+ * used to move, and a huge step (x[::2**62]) must not overflow: the stride stays. */
+static int64_t slice_stride(int64_t stride, Py_ssize_t step)
+{
+    int64_t result = stride;
+    if (checked_mul(stride, (int64_t)step, &result)) {
+        result = stride; /* only for a slice of at most one element */
+    }
+    return result;
+}
+
 static int check_bound(int64_t *v, int axis, int64_t size)
 {
     if (*v < -size || *v >= size) {
@@ -184,8 +220,10 @@ static int basic_geometry(const Item *items, int nitems, const ViewGeometry *in,
                 return -1;
             }
             Py_ssize_t len = PySlice_AdjustIndices((Py_ssize_t)in->shape[d], &start, &stop, step);
-            out->offset += (int64_t)start * in->strides[d];
-            if (push_dim(out, len, in->strides[d] * step) < 0) {
+            if (len > 0) { /* an empty slice stays at the base, as NumPy's */
+                out->offset += (int64_t)start * in->strides[d];
+            }
+            if (push_dim(out, len, slice_stride(in->strides[d], step)) < 0) {
                 return -1;
             }
             ++d;
@@ -399,8 +437,10 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
                     goto fail;
                 }
                 Py_ssize_t len = PySlice_AdjustIndices((Py_ssize_t)in->shape[d], &start, &stop, step);
-                src->offset += (int64_t)start * in->strides[d];
-                if (push_dim(src, len, in->strides[d] * step) < 0) {
+                if (len > 0) {
+                    src->offset += (int64_t)start * in->strides[d];
+                }
+                if (push_dim(src, len, slice_stride(in->strides[d], step)) < 0) {
                     goto fail;
                 }
                 ++d;

@@ -213,8 +213,8 @@ static int arrays_overlap(const DeviceArrayObject *a, const DeviceArrayObject *b
     return a0 < b1 && b0 < a1;
 }
 
-/* `obj` as a DeviceArray of `dtype` on `device` (a new reference), converting
- * with NumPy's same_kind rule. */
+/* `obj` as a DeviceArray of `dtype` on `device` (a new reference); the cast was
+ * checked against NumPy's same_kind rule before the device check. */
 static DeviceArrayObject *on_device_as(const Operand *op, va_dtype dtype, int device)
 {
     DeviceArrayObject *result = NULL;

@@ -147,6 +147,62 @@ fail:
     return result;
 }
 
+/* The arguments of a reduction of host data on the GPU (device="cuda"),
+ * checked before the device check as NumPy checks them (../shared/SPEC.md):
+ * no more dimensions than the GPU takes, axis= (AxisError, ValueError for a
+ * repeated axis), an empty reduction without identity, and a NumPy out= that is
+ * writable and has the result's number of dimensions. */
+static int check_host_reduction(va_op op, PyArrayObject *host, const ReduceOptions *opt)
+{
+    const va_op_info *info = va_op_get(op);
+    int ndim = PyArray_NDIM(host), naxes = 0, axes[VA_MAX_NDIM];
+    int64_t count = 1;
+    if (ndim > VA_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        return -1;
+    }
+    if (opt->axis == NULL || opt->axis == Py_None) {
+        naxes = ndim;
+        for (int d = 0; d < ndim; ++d) {
+            axes[d] = d;
+        }
+    }
+    else if (info->domain == VA_DOMAIN_INDEX && !PyIndex_Check(opt->axis)) {
+        PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
+                     Py_TYPE(opt->axis)->tp_name);
+        return -1;
+    }
+    else if (parse_axes(opt->axis, ndim, &naxes, axes) < 0) {
+        return -1;
+    }
+    for (int k = 0; k < naxes; ++k) {
+        count *= PyArray_DIM(host, axes[k]); /* a part of an existing array's size */
+    }
+    if (check_not_empty(op, count) < 0) {
+        return -1;
+    }
+    if (opt->out != NULL && opt->out != Py_None) {
+        if (!PyArray_Check(opt->out)) {
+            PyErr_SetString(PyExc_TypeError, "out must be a numpy.ndarray for host data");
+            return -1;
+        }
+        if (PyArray_FailUnlessWriteable((PyArrayObject *)opt->out, "output array") < 0) {
+            return -1;
+        }
+        int expected = opt->keepdims ? ndim : ndim - naxes;
+        if (info->domain == VA_DOMAIN_INDEX && (opt->axis == NULL || opt->axis == Py_None) && !opt->keepdims) {
+            expected = 0;
+        }
+        if (PyArray_NDIM((PyArrayObject *)opt->out) != expected) {
+            PyErr_Format(PyExc_ValueError, "output parameter for reduction operation %s has the wrong "
+                         "number of dimensions: Found %d but expected %d", info->name,
+                         PyArray_NDIM((PyArrayObject *)opt->out), expected);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* A host array reduced through a DeviceArray on the first GPU `where` names:
  * NumPy's kinds of result (a scalar for a full reduction, the array written
  * into a NumPy out=). */
@@ -296,7 +352,7 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
         result = reduce_cpu(op, a.host != NULL ? (PyObject *)a.host : values[0], sig->names + 1, values + 1,
                             sig->nnames - 2);
     }
-    else if (require_cuda(info->name) == 0) {
+    else if (check_host_reduction(op, host, &opt) == 0 && require_cuda(info->name) == 0) {
         if (plain) {
             va_status st;
             if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) == 0) {

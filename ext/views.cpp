@@ -136,9 +136,11 @@ int parse_shape(PyObject *obj, int allow_unknown, int *ndim, int64_t *dims)
         }
     }
     for (int d = 0; d < *ndim; ++d) {
-        if (dims[d] < 0 && !(allow_unknown && dims[d] == -1)) {
-            PyErr_SetString(PyExc_ValueError, allow_unknown ? "can only specify one unknown dimension"
-                                                            : "negative dimensions are not allowed");
+        if (dims[d] < 0 && allow_unknown) {
+            dims[d] = -1; /* NumPy's reshape takes any negative as the unknown one */
+        }
+        else if (dims[d] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
             goto fail;
         }
     }
@@ -176,9 +178,8 @@ int parse_axes(PyObject *obj, int ndim, int *naxes, int *axes)
     int64_t values[VA_MAX_NDIM];
     int n = 0;
     if (PyTuple_Check(obj) || PyList_Check(obj)) {
-        if (parse_shape(obj, 1, &n, values) < 0) {
-            /* negative axes are fine here: re-read without the shape checks */
-            PyErr_Clear();
+        {
+            /* each item as it is (negative axes count from the end) */
             Py_ssize_t len = PySequence_Size(obj);
             if (len < 0 || len > VA_MAX_NDIM) {
                 PyErr_SetString(PyExc_ValueError, "too many axes");

@@ -24,7 +24,8 @@ int parse_dtype(PyObject *obj, va_dtype *dtype, int *given);
 /* device= : an int GPU index, or None for 0. */
 int parse_gpu_index(PyObject *obj, int *device);
 /* A shape: an int or a sequence of ints (ValueError for negative dimensions
- * when `allow_unknown` is 0; -1 passes through when it is 1). */
+ * when `allow_unknown` is 0; when it is 1 any negative becomes -1, the unknown
+ * dimension, as NumPy's reshape reads it). */
 int parse_shape(PyObject *obj, int allow_unknown, int *ndim, int64_t *dims);
 /* An axis in [-ndim, ndim) made non-negative; numpy.exceptions.AxisError otherwise. */
 int normalize_axis(int64_t axis, int ndim, int *out);

@@ -1614,6 +1614,41 @@ static void test_bad_creation_arguments(void) {
     CHECK_STATUS(va_scatter(0, &one, &two, 0, table), VA_ERROR_INVALID_VALUE);
 }
 
+/* A raw kernel's out must have its first input's shape (the kernel indexes out
+ * by the input's size) and the launch shape must fit the device's limits:
+ * refused before any CUDA call (issue 22). */
+static void test_bad_raw_arguments(void) {
+    double value[8] = {0};
+    va_op op;
+    va_array in, out;
+    if (va_op_find("moving_average", &op) != VA_SUCCESS) {
+        return; /* a build without the tutorial's user kernel */
+    }
+    memset(&in, 0, sizeof(in));
+    in.dtype = VA_FLOAT64;
+    in.ndim = 1;
+    in.shape[0] = 8;
+    in.strides[0] = 8;
+    in.data = value; /* never touched: every call below fails first */
+    out = in;
+    out.shape[0] = 4; /* smaller: the kernel would write past its end */
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, 0, 0), VA_ERROR_INVALID_VALUE);
+    out = in;
+    out.ndim = 2;
+    out.shape[0] = 2;
+    out.shape[1] = 4;
+    out.strides[0] = 32;
+    out.strides[1] = 8;
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, 0, 0), VA_ERROR_INVALID_VALUE);
+    out = in;
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, (int64_t)INT32_MAX + 1, 0), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, -1, 0), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, 0, 1025), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_raw_launch(0, op, 0, &in, NULL, &out, 0, 0), VA_ERROR_INVALID_VALUE);
+    out.dtype = VA_FLOAT32;
+    CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, 0, 0), VA_ERROR_UNSUPPORTED_DTYPE);
+}
+
 static void test_creation(void) {
     if (!gpu_case("fill, arange, linspace and eye")) return;
     const int64_t n = 1000003;
@@ -1723,6 +1758,7 @@ int main(void) {
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();
     test_bad_creation_arguments();
+    test_bad_raw_arguments();
     test_no_device();
     test_device_queries();
     test_multi_gpu();
