@@ -1647,6 +1647,18 @@ static void test_bad_raw_arguments(void) {
     CHECK_STATUS(va_raw_launch(0, op, 0, &in, NULL, &out, 0, 0), VA_ERROR_INVALID_VALUE);
     out.dtype = VA_FLOAT32;
     CHECK_STATUS(va_raw_launch(0, op, 1, &in, NULL, &out, 0, 0), VA_ERROR_UNSUPPORTED_DTYPE);
+    /* Launch shapes past every GPU's limits, refused before any CUDA call. */
+    out = in;
+    const va_launch bad[] = {
+        {{(int64_t)INT32_MAX + 1, 0, 0}, {0, 0, 0}, 0}, {{1, 65536, 0}, {0, 0, 0}, 0},
+        {{1, 1, 65536}, {0, 0, 0}, 0},                  {{0, 0, 0}, {32, 32, 2}, 0},
+        {{0, 0, 0}, {1, 1, 65}, 0},                     {{0, 0, 0}, {1025, 0, 0}, 0},
+        {{-1, 0, 0}, {0, 0, 0}, 0},                     {{0, 0, 0}, {0, 0, 0}, -1},
+        {{0, 0, 0}, {0, 8, 0}, 0}, /* 256 x 8 threads: the default x times 8 */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
+        CHECK_STATUS(va_raw_launch_shaped(0, op, 1, &in, NULL, NULL, &out, &bad[i]), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_raw_launch_shaped(0, op, 1, &in, NULL, NULL, &out, NULL), VA_ERROR_INVALID_VALUE);
 }
 
 static void test_creation(void) {

@@ -61,8 +61,18 @@ va_status va_raw_launch_shaped(int device, va_op op, int32_t nin, const va_array
                                const va_launch *launch) {
     const va::OpEntry *e = va::op_entry(op);
     if (launch == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    for (int d = 0; d < 3; ++d)
-        if (launch->grid[d] < 0 || launch->block[d] < 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    // The limits of every GPU since compute capability 3.0, before any CUDA call
+    // (the device's shared memory limit is asked at launch).
+    const int64_t grid_limit[3] = {INT32_MAX, 65535, 65535}, block_limit[3] = {1024, 1024, 64};
+    int64_t threads = 1;
+    for (int d = 0; d < 3; ++d) {
+        if (launch->grid[d] < 0 || launch->grid[d] > grid_limit[d] || launch->block[d] < 0 ||
+            launch->block[d] > block_limit[d])
+            VA_FAIL(VA_ERROR_INVALID_VALUE);
+        threads *= launch->block[d] > 0 ? launch->block[d] : (d == 0 ? 256 : 1);
+    }
+    if (threads > 1024 || launch->shared_bytes < 0 || launch->shared_bytes > INT32_MAX)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
     va_dtype compute;
     VA_CHECK(check_raw(e, op, nin, in, params, out, &compute));
     VA_ENTER_STREAM(device, scope, stream);
