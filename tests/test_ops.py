@@ -154,7 +154,7 @@ def test_signature_follows_the_declaration(op):
     names = list(inspect.signature(fn(op)).parameters)
     tail = {"reduction": (["axis", "dtype", "out", "keepdims", "device"] if op["domain"] in ("sum", "mean")
                           else ["axis", "out", "keepdims", "device"]),
-            "raw": ["out", "grid", "block"]}.get(op["kind"], ["out", "device"])
+            "raw": ["out", "grid", "block", "shared_mem", "shape", "dtype"]}.get(op["kind"], ["out", "device"])
     assert names == list(op["args"]) + tail
     assert op["doc"] in fn(op).__doc__
     assert op["name"] in myModule.__all__
