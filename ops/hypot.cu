@@ -7,9 +7,16 @@ struct Hypot {
     __device__ T operator()(T x, T y) const {
         const T h = hypot(x, y);
         // CUDA's hypot overflows to inf for finite legs whose hypotenuse rounds to
-        // at most the largest finite value (DBL_MAX and a small leg): NumPy gives
-        // that value. Halving both legs is exact there, and so is doubling back.
-        if (isinf(h) && isfinite(x) && isfinite(y)) return T(2) * hypot(x * T(0.5), y * T(0.5));
+        // at most the largest finite value (DBL_MAX and a small leg; seen on the
+        // H100, halving the legs was not enough): NumPy gives that value. Scaling
+        // both legs down by a power of two far from the range's ends is exact for
+        // the large leg, loses nothing that could change a result near overflow,
+        // and scaling back is exact up to the rounding to the largest finite value.
+        if (isinf(h) && isfinite(x) && isfinite(y)) {
+            constexpr T down = sizeof(T) == 8 ? T(0x1p-600) : T(0x1p-64);
+            constexpr T up = sizeof(T) == 8 ? T(0x1p600) : T(0x1p64);
+            return hypot(x * down, y * down) * up;
+        }
         return h;
     }
 };
