@@ -6,16 +6,16 @@ struct Hypot {
     template <typename T>
     __device__ T operator()(T x, T y) const {
         const T h = hypot(x, y);
-        // CUDA's hypot overflows to inf for finite legs whose hypotenuse rounds to
-        // at most the largest finite value (DBL_MAX and a small leg; seen on the
-        // H100, halving the legs was not enough): NumPy gives that value. Scaling
-        // both legs down by a power of two far from the range's ends is exact for
-        // the large leg, loses nothing that could change a result near overflow,
-        // and scaling back is exact up to the rounding to the largest finite value.
+        // CUDA's hypot is not correctly rounded (the ULP bound above): for a leg of
+        // the largest finite value and a small other leg it rounds up, past it, to
+        // inf, where NumPy gives that value (seen on the H100; scaling the legs
+        // down and back kept the rounding up). There, big * sqrt(1 + r*r) with
+        // r = small / big is big exactly when r*r is below half an ulp of 1, and
+        // overflows only when the hypotenuse does.
         if (isinf(h) && isfinite(x) && isfinite(y)) {
-            constexpr T down = sizeof(T) == 8 ? T(0x1p-600) : T(0x1p-64);
-            constexpr T up = sizeof(T) == 8 ? T(0x1p600) : T(0x1p64);
-            return hypot(x * down, y * down) * up;
+            const T a = fabs(x), b = fabs(y);
+            const T big = fmax(a, b), r = fmin(a, b) / big;
+            return big * sqrt(fma(r, r, T(1)));  // 1 exactly where r*r < ulp(1)/2
         }
         return h;
     }
