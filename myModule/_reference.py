@@ -39,3 +39,14 @@ def softplus(x, out=None):
         out[...] = result
         return out
     return result
+
+
+def count_nonzero(a, axis=None, out=None, keepdims=False):
+    """``numpy.count_nonzero`` with the keywords of the library's other reductions:
+    its counts as int64 (NumPy's are intp, a Python int for a full count), written
+    into ``out=`` when given."""
+    result = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
+    if out is not None:
+        np.copyto(out, result, casting="same_kind")
+        return out
+    return result[()] if result.ndim == 0 else result
