@@ -50,3 +50,11 @@ def count_nonzero(a, axis=None, out=None, keepdims=False):
         np.copyto(out, result, casting="same_kind")
         return out
     return result[()] if result.ndim == 0 else result
+
+
+def clip(x, lo, hi, out=None):
+    """NumPy's clip ufunc itself: Python scalars weak in every position (NEP 50).
+    ``numpy.clip`` turns a Python scalar x into a strong int64/float64 array first
+    and drops an integer bound past x's dtype, which a ufunc of the table cannot
+    mirror."""
+    return np._core.umath.clip(x, lo, hi, out=out)

@@ -1,4 +1,4 @@
-// clip: numpy.clip(x, lo, hi) with both bounds given, as NumPy's clip loop:
+// clip: NumPy's clip ufunc (numpy.clip with both bounds given), its loop:
 // max(x, lo) then min(_, hi), each keeping a NaN first argument and otherwise
 // taking the bound unless x is strictly inside, so a NaN x or a NaN bound gives
 // NaN, and lo > hi gives hi. Of two equal zeros the bound's sign wins, as in
@@ -14,5 +14,5 @@ struct Clip {
     }
 };
 
-VA_ELEMENTWISE(clip, Clip, "x,lo,hi", 0, ALL, "numpy.clip", "", 0,
+VA_ELEMENTWISE(clip, Clip, "x,lo,hi", 0, ALL, "myModule._reference.clip", "", 0,
                "Clip (limit) the values in an array to [lo, hi]; NaNs propagate.")
