@@ -33,7 +33,7 @@ static void no_loop_reason(const va_op_info *info, char *reason, size_t size)
             return;
         case VA_DOMAIN_ALL: case VA_DOMAIN_NUMBER: case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
         case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_FIXED: case VA_DOMAIN_MEAN:
-        case VA_DOMAIN_INDEX: case VA_DOMAIN_MAX_ENUM:
+        case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: case VA_DOMAIN_MAX_ENUM:
             break;
     }
     PyOS_snprintf(reason, size, "the result would not be one of %s", supported_dtypes_or());

@@ -228,6 +228,8 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_MEAN: return "mean";
         case VA_DOMAIN_INDEX: return "index";
         case VA_DOMAIN_INTEGER: return "integer";
+        case VA_DOMAIN_LOGICAL: return "logical";
+        case VA_DOMAIN_COUNT: return "count";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";

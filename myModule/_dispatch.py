@@ -277,9 +277,10 @@ def _reduction(name, numpy_name):
     def arg(a, axis=None, out=None, *, keepdims=_NOVALUE):
         return _reduce(name, what, a, axis, None, out, keepdims)
 
-    # NumPy's own signatures: np.max takes no dtype=, np.mean no initial=, np.argmax neither.
+    # NumPy's own signatures: np.max (np.all, np.any) takes no dtype=, np.mean no initial=, np.argmax neither.
     signature = {"max": without_dtype, "amax": without_dtype, "min": without_dtype,
-                 "amin": without_dtype, "mean": mean, "argmax": arg, "argmin": arg}
+                 "amin": without_dtype, "all": without_dtype, "any": without_dtype, "mean": mean,
+                 "argmax": arg, "argmin": arg}
     return signature.get(numpy_name, with_dtype)
 
 

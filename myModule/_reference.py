@@ -39,3 +39,22 @@ def softplus(x, out=None):
         out[...] = result
         return out
     return result
+
+
+def count_nonzero(a, axis=None, out=None, keepdims=False):
+    """``numpy.count_nonzero`` with the keywords of the library's other reductions:
+    its counts as int64 (NumPy's are intp, a Python int for a full count), written
+    into ``out=`` when given."""
+    result = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
+    if out is not None:
+        np.copyto(out, result, casting="same_kind")
+        return out
+    return result[()] if result.ndim == 0 else result
+
+
+def clip(x, lo, hi, out=None):
+    """NumPy's clip ufunc itself: Python scalars weak in every position (NEP 50).
+    ``numpy.clip`` turns a Python scalar x into a strong int64/float64 array first
+    and drops an integer bound past x's dtype, which a ufunc of the table cannot
+    mirror."""
+    return np._core.umath.clip(x, lo, hi, out=out)

@@ -447,3 +447,45 @@ def test_device_arrays_nonbroadcastable_raise_value_error(shapes, data):
     b = data.draw(arrays_of(data.draw(st.sampled_from(SUPPORTED)), shapes[1]))
     with pytest.raises(ValueError):
         OPS[name][0](myModule.to_device(a), myModule.to_device(b))
+
+
+# ------------------------------------------------------------------ floor_divide, remainder
+
+@st.composite
+def divmod_pairs(draw):
+    """Two arrays of one dtype (int32, int64, float32, float64) with the edges
+    (zeros of both signs, inf, NaN, extremes, MIN and -1) and, for floats,
+    quotients near 2**nmant, where the kernels' fast fmod hands over to fmod."""
+    dtype = np.dtype(draw(st.sampled_from([np.int32, np.int64, np.float32, np.float64])))
+    n = draw(st.integers(0, 64))
+    if dtype.kind == "i":
+        ii = np.iinfo(dtype)
+        edge = st.sampled_from([int(ii.min), -1, 0, 1, int(ii.max)])
+        values = st.one_of(elements(dtype), edge)
+        a = draw(hnp.arrays(dtype, n, elements=values))
+        b = draw(hnp.arrays(dtype, n, elements=values))
+        return a, b
+    values = elements(dtype)
+    a = draw(hnp.arrays(dtype, n, elements=values))
+    b = draw(hnp.arrays(dtype, n, elements=values))
+    if n and draw(st.booleans()):  # a = b * ~2**nmant, nudged by a few ulps
+        k = draw(st.integers(-3, 3))
+        scale = dtype.type(2.0 ** (np.finfo(dtype).nmant + k))
+        with np.errstate(all="ignore"):
+            near = (b * scale).astype(dtype)
+            steps = draw(hnp.arrays(np.int64, n, elements=st.integers(-2, 2)))
+            a = np.where(np.isfinite(near), near + steps * np.spacing(near), a).astype(dtype)
+    return a, b
+
+
+@pytest.mark.gpu
+@requires_gpu
+@MANY
+@given(pair=divmod_pairs())
+def test_floor_divide_and_remainder_match_numpy(pair):
+    a, b = pair
+    for mine, numpys in ((myModule.floor_divide, np.floor_divide), (myModule.remainder, np.remainder)):
+        with np.errstate(all="ignore"):
+            expected = numpys(a, b)
+        assert_same_result(mine(a, b, device="cuda"), expected)
+        assert_same_result(mine(myModule.to_device(a), myModule.to_device(b)).get(), expected)

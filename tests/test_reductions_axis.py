@@ -11,6 +11,7 @@ strided, broadcast. Errors: AxisError / ValueError / TypeError as NumPy's.
 Host inputs run everywhere (device="cpu", NumPy's own function, and "auto");
 device inputs and device="cuda" are GPU tests: their results are DeviceArrays
 queued without a host wait, read here with get()."""
+import importlib
 import itertools
 
 import numpy as np
@@ -40,8 +41,8 @@ RTOL = {np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-13}
 def reference(name):
     op = next(op for op in REDUCTIONS if op["name"] == name)
     module, attr = op["reference"].rsplit(".", 1)
-    assert module == "numpy"
-    return getattr(np, attr)
+    assert module in ("numpy", "myModule._reference")  # count_nonzero's: NumPy's, with out=
+    return getattr(importlib.import_module(module), attr)
 
 
 def axes_for(name, ndim):

@@ -89,7 +89,7 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     va_dtype c = p;
     switch (e->info.domain) {
         case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN:
-        case VA_DOMAIN_INDEX: break;
+        case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: break;
         // NumPy's first loop for bool would be int8 (or none): not a dtype of ours.
         case VA_DOMAIN_NUMBER: if (p == VA_BOOL) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
         // float16 for bool, float64 for int32 and int64.

@@ -57,6 +57,7 @@ __host__ __device__ __forceinline__ To convert_to(From v) {
 constexpr bool domain_has(va_domain domain, va_dtype t) {
     switch (domain) {
         case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN: case VA_DOMAIN_INDEX:
+        case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT:
             return t == VA_BOOL || t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
         case VA_DOMAIN_NUMBER:
             return t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
@@ -110,12 +111,18 @@ struct OutOf<Op, T, NP, Inputs<A...>> {
 
 // Reductions: the accumulator and result types of a domain. SUM: bool and
 // integers into int64, floats accumulate in double; MEAN: in double, floats
-// give their own type, the rest float64; INDEX: the input type, an int64 result.
+// give their own type, the rest float64; INDEX: the input type, an int64 result;
+// LOGICAL: bool throughout; COUNT: int64 throughout (the kernels read each
+// element as its truth value, see ReadsTruth).
 template <va_domain D, typename T>
 using AccOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
     typename std::conditional<std::is_floating_point<T>::value, double, int64_t>::type,
-    typename std::conditional<D == VA_DOMAIN_MEAN, double, T>::type>::type;
+    typename std::conditional<
+        D == VA_DOMAIN_MEAN, double,
+        typename std::conditional<
+            D == VA_DOMAIN_LOGICAL, bool,
+            typename std::conditional<D == VA_DOMAIN_COUNT, int64_t, T>::type>::type>::type>::type;
 template <va_domain D, typename T>
 using ResultOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
@@ -123,7 +130,9 @@ using ResultOf = typename std::conditional<
     typename std::conditional<
         D == VA_DOMAIN_MEAN,
         typename std::conditional<std::is_floating_point<T>::value, T, double>::type,
-        typename std::conditional<D == VA_DOMAIN_INDEX, int64_t, T>::type>::type>::type;
+        typename std::conditional<
+            D == VA_DOMAIN_INDEX || D == VA_DOMAIN_COUNT, int64_t,
+            typename std::conditional<D == VA_DOMAIN_LOGICAL, bool, T>::type>::type>::type>::type;
 
 // Names in a declaration's argument list ("alpha,x,y" has three).
 constexpr int count_args(const char *s) {

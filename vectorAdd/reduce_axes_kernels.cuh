@@ -46,9 +46,9 @@ __device__ __forceinline__ void group_offsets(const AxesDims &d, int64_t i, int6
     *out = b;
 }
 
-template <typename T, typename Acc>
+template <typename Op, typename T, typename Acc>
 __device__ __forceinline__ Acc load_as(const char *p) {
-    return static_cast<Acc>(from_stored<T>(*reinterpret_cast<const StoredT<T> *>(p)));
+    return lift<Op, Acc, T>(*reinterpret_cast<const StoredT<T> *>(p));
 }
 
 // Blocks of the row kernel a SM (below): five of 256 threads where a SM holds
@@ -94,7 +94,7 @@ reduce_rows_kernel(const char *in, char *out, AxesDims kept, AxesDims reduced, i
             int64_t head = static_cast<int64_t>((16 - (reinterpret_cast<uintptr_t>(row) & 15)) & 15) /
                            static_cast<int64_t>(sizeof(S));
             if (head > count) head = count;
-            for (int64_t i = lane; i < head; i += W) part[0] = op(part[0], static_cast<Acc>(from_stored<T>(elems[i])));
+            for (int64_t i = lane; i < head; i += W) part[0] = op(part[0], lift<Op, Acc, T>(elems[i]));
             const auto *packs = reinterpret_cast<const Pack<S, G> *>(elems + head);
             const int64_t npacks = (count - head) / G;
             int64_t p = lane;
@@ -106,21 +106,21 @@ reduce_rows_kernel(const char *in, char *out, AxesDims kept, AxesDims reduced, i
 #pragma unroll
                 for (int k = 0; k < U; ++k)
 #pragma unroll
-                    for (int j = 0; j < G; ++j) part[k] = op(part[k], static_cast<Acc>(from_stored<T>(v[k].v[j])));
+                    for (int j = 0; j < G; ++j) part[k] = op(part[k], lift<Op, Acc, T>(v[k].v[j]));
             }
             for (; p < npacks; p += W) {
                 const Pack<S, G> v = packs[p];
 #pragma unroll
-                for (int j = 0; j < G; ++j) part[1] = op(part[1], static_cast<Acc>(from_stored<T>(v.v[j])));
+                for (int j = 0; j < G; ++j) part[1] = op(part[1], lift<Op, Acc, T>(v.v[j]));
             }
             for (int64_t i = head + npacks * G + lane; i < count; i += W)
-                part[2] = op(part[2], static_cast<Acc>(from_stored<T>(elems[i])));
+                part[2] = op(part[2], lift<Op, Acc, T>(elems[i]));
             acc = op(op(part[0], part[1]), op(part[2], part[3]));
         } else {
             for (int64_t i = lane; i < count; i += W) {
                 int64_t off, unused;
                 group_offsets(reduced, i, &off, &unused);
-                acc = op(acc, load_as<T, Acc>(row + off));
+                acc = op(acc, load_as<Op, T, Acc>(row + off));
             }
         }
         if constexpr (W == 32) {
@@ -168,17 +168,17 @@ reduce_columns_kernel(const char *in, char *out, AxesDims kept, AxesDims reduced
             for (; j + 3 * ny < end; j += 4 * ny) {
                 Acc v[4];
 #pragma unroll
-                for (int k = 0; k < 4; ++k) v[k] = load_as<T, Acc>(base + (j + k * ny) * s);
+                for (int k = 0; k < 4; ++k) v[k] = load_as<Op, T, Acc>(base + (j + k * ny) * s);
 #pragma unroll
                 for (int k = 0; k < 4; ++k) a[k] = op(a[k], v[k]);
             }
-            for (; j < end; j += ny) a[0] = op(a[0], load_as<T, Acc>(base + j * s));
+            for (; j < end; j += ny) a[0] = op(a[0], load_as<Op, T, Acc>(base + j * s));
             acc = op(op(a[0], a[1]), op(a[2], a[3]));
         } else {
             for (int64_t j = begin + ty; j < end; j += ny) {
                 int64_t off, unused;
                 group_offsets(reduced, j, &off, &unused);
-                acc = op(acc, load_as<T, Acc>(base + off));
+                acc = op(acc, load_as<Op, T, Acc>(base + off));
             }
         }
     }

@@ -28,6 +28,20 @@ __host__ __device__ __forceinline__ Acc finish(Acc acc, int64_t count) {
     else return acc;
 }
 
+// Whether a reduction's functor takes each element as its truth value
+// (count_nonzero's `static constexpr bool reads_truth = true`: 2.5 counts 1, NaN
+// counts, as NumPy's); an element otherwise enters its accumulator by a cast.
+template <typename Op, typename = void>
+struct ReadsTruth : std::false_type {};
+template <typename Op>
+struct ReadsTruth<Op, std::void_t<decltype(Op::reads_truth)>> : std::integral_constant<bool, Op::reads_truth> {};
+
+template <typename Op, typename Acc, typename T>
+__device__ __forceinline__ Acc lift(StoredT<T> v) {
+    if constexpr (ReadsTruth<Op>::value) return static_cast<Acc>(from_stored<T>(v) != T(0));
+    else return static_cast<Acc>(from_stored<T>(v));
+}
+
 template <typename A>
 __device__ __forceinline__ A shuffle_down(A v, int offset) {
     if constexpr (sizeof(A) < 4) return static_cast<A>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
@@ -101,17 +115,16 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
                 if (base + k * kReduceThreads < end)
 #pragma unroll
                     for (int j = 0; j < G; ++j)
-                        lane_acc[k] = op(lane_acc[k], static_cast<Acc>(from_stored<T>(p[k].v[j])));
+                        lane_acc[k] = op(lane_acc[k], lift<Op, Acc, T>(p[k].v[j]));
         }
 #pragma unroll
         for (int k = 0; k < U; ++k) acc = op(acc, lane_acc[k]);
         if (blockIdx.x == gridDim.x - 1)
             for (int64_t i = groups * G + threadIdx.x; i < n; i += kReduceThreads)
-                acc = op(acc, static_cast<Acc>(from_stored<T>(elems[i])));
+                acc = op(acc, lift<Op, Acc, T>(elems[i]));
     } else {
         for (int64_t i = tid; i < n; i += nthreads)
-            acc = op(acc, static_cast<Acc>(from_stored<T>(
-                              *reinterpret_cast<const S *>(data + element_offset(layout, i)))));
+            acc = op(acc, lift<Op, Acc, T>(*reinterpret_cast<const S *>(data + element_offset(layout, i))));
     }
     acc = block_reduce<Op>(acc);
     if (gridDim.x == 1) {  // small inputs: no partials, no ticket

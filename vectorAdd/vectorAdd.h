@@ -64,6 +64,8 @@ typedef enum va_domain {
     VA_DOMAIN_MEAN = 7,        /* reductions: floats as themselves, bool and integers into float64 */
     VA_DOMAIN_INDEX = 8,       /* reductions to a position: int64 for every input dtype */
     VA_DOMAIN_INTEGER = 9,     /* p when bool or an integer; floats have no loop (bitwise ops) */
+    VA_DOMAIN_LOGICAL = 10,    /* reductions of truth values (all, any): bool for every input dtype */
+    VA_DOMAIN_COUNT = 11,      /* reductions counting truth values (count_nonzero): int64 for every input dtype */
     VA_DOMAIN_MAX_ENUM = 0x7fffffff
 } va_domain;
 

@@ -66,16 +66,31 @@ def _table():
 functions = _table()
 
 
+def _open_bound(x, bound, low):
+    """The bound clip passes for `bound`: itself, or where it clips nothing (None, or
+    a Python int past the integer dtype's end, which NumPy's clip drops too) the
+    dtype's own end as a Python scalar, weak, so it never changes the result dtype."""
+    import numpy as np
+    kind = np.dtype(x.dtype).kind
+    if kind in "iu":
+        end = np.iinfo(x.dtype).min if low else np.iinfo(x.dtype).max
+        if bound is None or (type(bound) is int and (bound <= end if low else bound >= end)):
+            return int(end)
+        return bound
+    if bound is not None:
+        return bound
+    if kind == "b":
+        return not low
+    return -float("inf") if low else float("inf")
+
+
 def clip(x, /, min=None, max=None):  # noqa: A002 - the standard's names
-    """Clamp to [min, max], keeping x's dtype (the standard's clip); NaN propagates."""
+    """Clamp to [min, max], keeping x's dtype (the standard's clip); NaN propagates.
+    One kernel (the op table's clip); a missing bound is the dtype's end."""
     from .. import _core as c
-    result = x
-    if min is not None:
-        result = c.maximum(result, min)
-    if max is not None:
-        result = c.minimum(result, max)
-    if result is x:
+    if min is None and max is None:
         return c.copy(x)
+    result = c.clip(x, _open_bound(x, min, True), _open_bound(x, max, False))
     return result if result.dtype == x.dtype else c.astype(result, x.dtype)
 
 

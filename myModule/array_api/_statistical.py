@@ -1,6 +1,6 @@
 """Statistical, searching and utility functions of the standard over the library's
-reductions (`sum`, `prod`, `max`, `min`, `mean`, `argmax`, `argmin` with axis=,
-keepdims=, dtype=). var/std, all/any and count_nonzero are compositions of those."""
+reductions (`sum`, `prod`, `max`, `min`, `mean`, `argmax`, `argmin`, `all`, `any`,
+`count_nonzero` with axis=, keepdims=, dtype=). var/std are compositions of those."""
 import math
 
 from .. import _core
@@ -67,17 +67,15 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
-    return _call("sum", _core.not_equal(x, 0), axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+    return _call("count_nonzero", x, axis=axis, keepdims=keepdims)
 
 
 def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    # A count, not a max: an empty axis needs no special case (its answer is False).
-    return _core.greater(count_nonzero(x, axis=axis, keepdims=keepdims), 0)
+    return _call("any", x, axis=axis, keepdims=keepdims)
 
 
 def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    zeros = _call("sum", _core.equal(x, 0), axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
-    return _core.equal(zeros, 0)
+    return _call("all", x, axis=axis, keepdims=keepdims)
 
 
 def where(condition, x1, x2, /):
