@@ -1,6 +1,6 @@
 // remainder: numpy.remainder (Python's %): the sign of the divisor; x % 0 is 0
 // for integers and NaN for floats, as NumPy gives. Floats as NumPy's
-// npy_divmod, its fmod through va::exact_fmod (the same value, a faster route).
+// npy_divmod.
 #include "op_declare.cuh"
 
 struct Remainder {
@@ -11,7 +11,7 @@ struct Remainder {
             const T r = a % b;
             return (r == 0 || ((a > 0) == (b > 0))) ? r : T(r + b);
         } else {
-            T mod = va::exact_fmod(a, b);
+            T mod = fmod(a, b);
             if (b == 0) return mod;
             if (mod != 0) {
                 if ((b < 0) != (mod < 0)) mod += b;

@@ -1,9 +1,9 @@
 """floor_divide and remainder of floats, held to NumPy bit for bit on the CPU:
 their functors (ops/floor_divide.cu, ops/remainder.cu, __host__ __device__) are
-compiled into a small host program (tests/divmod_host.cu), so the fast route to
-fmod (va::exact_fmod in vectorAdd/op_declare.cuh) is checked over millions of
-pairs, edge values and quotients near its 2**52 / 2**23 switch included, with no
-GPU. The same functors run in the kernels (test_ops.py checks those on a GPU)."""
+compiled into a small host program (tests/divmod_host.cu), so their steps are
+checked over millions of pairs, edge values and quotients near 2**52 / 2**23
+included, with no GPU. The same functors run in the kernels (test_ops.py checks
+those on a GPU, where the device's own fmod, division and floor are used)."""
 import os
 import shutil
 import subprocess
