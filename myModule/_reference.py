@@ -47,14 +47,18 @@ def count_nonzero(a, axis=None, out=None, keepdims=False):
     into ``out=`` when given."""
     result = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
     if out is not None:
+        # As a ufunc reduction's out=: the result's own shape, never broadcast.
+        if np.ndim(out) != result.ndim:
+            raise ValueError("output parameter for reduction operation count_nonzero has the wrong "
+                             "number of dimensions: Found %d but expected %d" % (np.ndim(out), result.ndim))
         np.copyto(out, result, casting="same_kind")
         return out
     return result[()] if result.ndim == 0 else result
 
 
-def clip(x, lo, hi, out=None):
-    """NumPy's clip ufunc itself: Python scalars weak in every position (NEP 50).
-    ``numpy.clip`` turns a Python scalar x into a strong int64/float64 array first
-    and drops an integer bound past x's dtype, which a ufunc of the table cannot
-    mirror."""
-    return np._core.umath.clip(x, lo, hi, out=out)
+#: NumPy's clip ufunc itself (not numpy.clip): Python scalars weak in every
+#: position (NEP 50), and a ufunc's results (a NumPy scalar for scalars in), where
+#: ``numpy.clip`` turns a Python scalar x into a strong int64/float64 array first
+#: and drops an integer bound past x's dtype, which a ufunc of the table cannot
+#: mirror.
+clip = np._core.umath.clip

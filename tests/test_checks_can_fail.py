@@ -219,7 +219,11 @@ def run_tiny(tmp_path, require):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "conftest", "-p", "no:cacheprovider",
                            "-rA", str(path)], cwd=str(tmp_path), env=env, capture_output=True, text=True,
                           timeout=120)
-    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    # pytest's summary line: the last line that counts outcomes (under make sanitize
+    # the checker, following the child, prints its own summary after it).
+    counted = [line for line in proc.stdout.splitlines()
+               if re.search(r"\d+ (passed|skipped|failed|deselected|errors?)", line)]
+    summary = counted[-1] if counted else ""
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|skipped|failed|errors?)", summary)}
     return proc, counts
 
