@@ -8,6 +8,6 @@ import os
 import myModule
 
 _ops = myModule.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ops.so"))
-softplus = _ops.softplus
+softplus = _ops.log1pexp
 
 __all__ = ["softplus"]

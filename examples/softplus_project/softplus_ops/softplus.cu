@@ -10,5 +10,7 @@ struct Softplus {
     }
 };
 
-VA_ELEMENTWISE(softplus, Softplus, "x", 0, FLOAT, "softplus_ops.reference.softplus", "", 2,
+// Named log1pexp: myModule itself has a softplus (its tutorial's in-tree copy),
+// and a loaded operation may not take a name the table already holds.
+VA_ELEMENTWISE(log1pexp, Softplus, "x", 0, FLOAT, "softplus_ops.reference.softplus", "", 2,
                "Softplus, log(1 + exp(x)): a smooth ReLU.")
