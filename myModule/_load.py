@@ -7,11 +7,9 @@ import stat
 import tempfile
 import threading
 import types
-import warnings
 
 from . import _core
 from . import build as _build
-from ._errors import BuildWarning
 
 # What this process has loaded: cache key or real path -> namespace, so that
 # loading the same sources twice gives the same functions.
@@ -171,25 +169,12 @@ def load(sources, *, name=None, arch=None, build_directory=None, extra_cuda_cfla
 
 
 def _build_into(sources, folder, name, key, archs, ptx, extra_cuda_cflags, verbose):
-    """Builds in a private temporary file, then renames it into place: a process
-    loading at the same time sees the whole library or none (never half of one).
-    Without a private folder, a fresh private one holds the library unshared."""
+    """Builds the library into the cache (atomically: build.compile_into); without
+    a private folder, a fresh private one holds it unshared."""
     if folder is None:
         folder = tempfile.mkdtemp(prefix="myModule-ops-")
-    fd, partial = tempfile.mkstemp(prefix=".%s-" % name, suffix=".so", dir=folder)
-    os.close(fd)
-    final = os.path.join(folder, "%s-%s.so" % (name, key))
-    try:
-        printed = _build.compile_library(sources, partial, archs, ptx=ptx,
-                                         extra_cuda_cflags=extra_cuda_cflags, verbose=verbose)
-        os.chmod(partial, 0o700)
-        os.replace(partial, final)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
-    if "warning" in printed and not verbose:
-        warnings.warn(BuildWarning(printed), stacklevel=3)
-    return final
+    return _build.compile_into(sources, os.path.join(folder, "%s-%s.so" % (name, key)), archs, mode=0o700,
+                               ptx=ptx, extra_cuda_cflags=extra_cuda_cflags, verbose=verbose)
 
 
 def _load_prebuilt(path, name):

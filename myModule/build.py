@@ -201,10 +201,6 @@ def build(sources, output_dir, *, name=None, arch=None, extra_cuda_cflags=(), ve
 
     `arch` as for `load`; by default the architectures the package was built for
     plus PTX for later GPUs (a library to ship), or ``$CUDA_ARCH``."""
-    import warnings
-
-    from ._errors import BuildWarning
-
     sources = _check_sources(sources)
     name = library_name(sources, name)
     if arch is None and os.environ.get("CUDA_ARCH"):
@@ -212,19 +208,31 @@ def build(sources, output_dir, *, name=None, arch=None, extra_cuda_cflags=(), ve
     ptx = arch is None
     archs = parse_arch(arch) if arch is not None else default_arch_of_package()
     os.makedirs(output_dir, exist_ok=True)
-    final = os.path.join(output_dir, name + ".so")
-    fd, partial = tempfile.mkstemp(prefix="." + name + "-", suffix=".so", dir=output_dir)
+    return compile_into(sources, os.path.join(output_dir, name + ".so"), archs, mode=0o755, ptx=ptx,
+                        extra_cuda_cflags=extra_cuda_cflags, verbose=verbose)
+
+
+def compile_into(sources, final, archs, *, mode, ptx=False, extra_cuda_cflags=(), verbose=False):
+    """Builds into a temporary file beside `final`, then renames it into place: a
+    process loading `final` at the same time sees a whole library or none, never
+    half of one. nvcc's warnings about the user's files become BuildWarning."""
+    import warnings
+
+    from ._errors import BuildWarning
+
+    fd, partial = tempfile.mkstemp(prefix=".%s-" % os.path.basename(final), suffix=".so",
+                                   dir=os.path.dirname(final))
     os.close(fd)
     try:
         printed = compile_library(sources, partial, archs, ptx=ptx,
                                   extra_cuda_cflags=extra_cuda_cflags, verbose=verbose)
-        os.chmod(partial, 0o755)
+        os.chmod(partial, mode)
         os.replace(partial, final)
     finally:
         if os.path.exists(partial):
             os.unlink(partial)
     if "warning" in printed and not verbose:
-        warnings.warn(BuildWarning(printed), stacklevel=2)
+        warnings.warn(BuildWarning(printed), stacklevel=3)
     return final
 
 

@@ -7,13 +7,12 @@ import stat
 import subprocess
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
 
 import myModule
-from conftest import GPU_MARKS, HAS_GPU, requires_gpu, requires_no_gpu
+from conftest import HAS_GPU, requires_gpu, requires_no_gpu
 
 pytestmark = pytest.mark.skipif(
     not os.path.isdir(myModule.get_include()),
@@ -117,6 +116,12 @@ def softplus_reference(x):
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         return np.where(x > 20, x + np.log1p(np.exp(-x)), np.log1p(np.exp(np.minimum(x, 20))))
+
+
+def child_env(user_folder, **extra):
+    """A fresh Python's environment: this myModule and the user's folder on its path."""
+    package_parent = os.path.dirname(os.path.dirname(myModule.__file__))
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(user_folder), package_parent]), **extra)
 
 
 def write(folder, name, text):
@@ -310,8 +315,7 @@ def test_an_entry_others_could_have_written_is_rebuilt_not_loaded(user_folder):
     src = write(user_folder, "softplus_b.cu", SOFTPLUS % {"tag": "b"})
     code = ("import myModule, numpy as np; ns = myModule.load(%r, arch=%r); "
             "print(ns.softplus_b(np.zeros(1), device='cpu')[0])" % (src, ARCH))
-    env = dict(os.environ, MYMODULE_CACHE_DIR=str(cache),
-               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    env = child_env(user_folder, MYMODULE_CACHE_DIR=str(cache))
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     (entry,) = [cache / p for p in os.listdir(cache) if p.endswith(".so")]
@@ -334,8 +338,7 @@ def test_processes_loading_at_once_each_get_a_working_module(user_folder):
     src = write(user_folder, "softplus_c.cu", SOFTPLUS % {"tag": "c"})
     code = ("import myModule, numpy as np; ns = myModule.load(%r, arch=%r); "
             "print(ns.softplus_c(np.ones(2), device='cpu')[0])" % (src, ARCH))
-    env = dict(os.environ, MYMODULE_CACHE_DIR=str(cache),
-               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    env = child_env(user_folder, MYMODULE_CACHE_DIR=str(cache))
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(3)]
     for p in procs:
@@ -359,8 +362,7 @@ def test_the_command_line_builds_a_library_that_loads_without_the_toolkit(user_f
     # No toolkit on this process's way: loading a built library needs none.
     code = ("import myModule, numpy as np; ns = myModule.load(%r); "
             "print(ns.softplus_d(np.zeros(1), device='cpu')[0])" % library)
-    env = dict(os.environ, CUDA_PATH="/nonexistent", PATH="/nonexistent",
-               PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
+    env = child_env(user_folder, CUDA_PATH="/nonexistent", PATH="/nonexistent")
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert float(run.stdout) == np.log(2.0)
@@ -375,8 +377,7 @@ def test_a_cached_load_in_a_fresh_process_is_fast(loaded, user_folder):
             "ns = myModule.load([%r, %r], name='userops', arch=%r); "
             "print(time.perf_counter() - t)" % (str(user_folder / "softplus.cu"),
                                                 str(user_folder / "stencil.cu"), ARCH))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(user_folder), os.path.dirname(os.path.dirname(myModule.__file__))]))
-    start = time.perf_counter()
+    env = child_env(user_folder)
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert float(run.stdout) < 1.0, run.stdout
