@@ -276,6 +276,7 @@ test: deps
 
 bench: build
 	$(PYTHON) bench/run.py
+	$(PYTHON) bench/load_bench.py
 
 # The host code (C library host side, the extension, tests/test.c) under
 # AddressSanitizer and UBSan, then the C tests and the CPU test suite. The
