@@ -139,14 +139,16 @@ def load(sources, *, name=None, arch=None, build_directory=None, extra_cuda_cfla
     ImportError
         A library built by another myModule version.
     """
-    if isinstance(sources, (str, os.PathLike)):
-        sources = [sources]
-    sources = [os.fspath(s) for s in sources]
+    sources = _build.source_paths(sources)
+    name = _build.check_name(name)
+    extra_cuda_cflags = _build.check_flags(extra_cuda_cflags)
+    if build_directory is not None and not isinstance(build_directory, (str, os.PathLike)):
+        raise TypeError("build_directory must be a path or None")
     if len(sources) == 1 and sources[0].endswith(".so"):
         return _load_prebuilt(sources[0], name)
-    sources = _build._check_sources(sources)
     if any(s.endswith(".so") for s in sources):
         raise ValueError("load takes operation files (.cu) or one built library (.so), not both")
+    sources = _build._check_sources(sources)
     name = _build.library_name(sources, name)
     nvcc = _build.nvcc_path()
     ptx = False
@@ -184,9 +186,11 @@ def _load_prebuilt(path, name):
     if not _private(real) and os.stat(real).st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         raise ImportError("%s is writable by other users: loading it would run whatever they "
                           "put there; make it writable by its owner only (chmod go-w)" % path)
-    name = name or os.path.splitext(os.path.basename(real))[0]
-    if not name.isidentifier():
-        name = "ops"
+    if name is not None:
+        name = _build.library_name([real], name)
+    else:
+        stem = os.path.splitext(os.path.basename(real))[0]
+        name = stem if stem.isidentifier() else "ops"
     with _lock:
         if real in _loaded:
             return _loaded[real]

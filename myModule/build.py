@@ -176,21 +176,52 @@ def compile_library(sources, output, archs, *, ptx=False, extra_cuda_cflags=(), 
     return printed
 
 
-def _check_sources(sources):
+def source_paths(sources):
+    """`sources` (a path, or a list or tuple of paths) as a list of str: TypeError
+    for anything else, before any file is read or any tool run."""
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
-    sources = [os.fspath(s) for s in sources]
-    if not sources:
-        raise ValueError("no source files given")
+    if not isinstance(sources, (list, tuple)):
+        raise TypeError("sources must be a path or a list of paths, not %s" % type(sources).__name__)
+    paths = []
+    for s in sources:
+        if not isinstance(s, (str, os.PathLike)):
+            raise TypeError("sources must be paths (str or os.PathLike), not %s" % type(s).__name__)
+        paths.append(os.fspath(s))
+    if not paths or any(isinstance(p, bytes) for p in paths):
+        raise ValueError("sources must name at least one file, as str paths")
+    return paths
+
+
+def check_flags(extra_cuda_cflags):
+    """extra_cuda_cflags as a list of str (a lone str would be split into characters)."""
+    if isinstance(extra_cuda_cflags, (str, bytes)) or not isinstance(extra_cuda_cflags, (list, tuple)):
+        raise TypeError("extra_cuda_cflags must be a list of str, such as ['-DN=4']")
+    if not all(isinstance(f, str) for f in extra_cuda_cflags):
+        raise TypeError("extra_cuda_cflags must hold str only")
+    return list(extra_cuda_cflags)
+
+
+def _check_sources(sources):
+    sources = source_paths(sources)
     for s in sources:
         if not os.path.isfile(s):
             raise FileNotFoundError("no such operation file: %s" % s)
     return sources
 
 
+def check_name(name):
+    """None, or a library name: a Python identifier (TypeError, ValueError)."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError("name must be a str, not %s" % type(name).__name__)
+    if name is not None and not name.isidentifier():
+        raise ValueError("the operation library's name must be a Python identifier, not %r" % name)
+    return name
+
+
 def library_name(sources, name=None):
     """The library's name: `name`, else the first file's stem; a Python identifier."""
-    name = name or os.path.splitext(os.path.basename(os.fspath(sources[0])))[0]
+    name = check_name(name) or os.path.splitext(os.path.basename(os.fspath(sources[0])))[0]
     if not name.isidentifier():
         raise ValueError("the operation library's name must be a Python identifier, not %r" % name)
     return name
@@ -203,6 +234,7 @@ def build(sources, output_dir, *, name=None, arch=None, extra_cuda_cflags=(), ve
     plus PTX for later GPUs (a library to ship), or ``$CUDA_ARCH``."""
     sources = _check_sources(sources)
     name = library_name(sources, name)
+    extra_cuda_cflags = check_flags(extra_cuda_cflags)
     if arch is None and os.environ.get("CUDA_ARCH"):
         arch = os.environ["CUDA_ARCH"]
     ptx = arch is None

@@ -476,3 +476,45 @@ def test_a_typed_kernel_with_a_2d_grid_shared_memory_and_its_own_output_shape(ty
     # parameter stays int32 (parameters take no part).
     assert typed.row_sums_scaled(2.0, np.ones((1, 4), dtype=np.int32), grid=1, block=4, shared_mem=16,
                                  shape=(1,)).dtype == np.int32
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: myModule.load(123), TypeError),
+    (lambda: myModule.load(None), TypeError),
+    (lambda: myModule.load({"a.cu"}), TypeError),
+    (lambda: myModule.load([b"a.cu"]), TypeError),
+    (lambda: myModule.load([]), ValueError),
+    (lambda: myModule.load("no-such-file.cu"), FileNotFoundError),
+    (lambda: myModule.load("no-such-library.so"), FileNotFoundError),
+    (lambda: myModule.load(["a.cu", "b.so"]), ValueError),
+    (lambda: myModule.load("a.cu", name=5), TypeError),
+    (lambda: myModule.load("a.cu", name="not an identifier"), ValueError),
+    (lambda: myModule.load("a.cu", extra_cuda_cflags="-DN=4"), TypeError),
+    (lambda: myModule.load("a.cu", extra_cuda_cflags=["-DN=4", 4]), TypeError),
+    (lambda: myModule.load("a.cu", build_directory=3), TypeError),
+])
+def test_bad_arguments_are_refused_before_any_build(call, error, monkeypatch):
+    """No nvcc on the way: a bad argument never reaches a build."""
+    monkeypatch.setenv("CUDA_PATH", "/nonexistent")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(error):
+        call()
+
+
+def test_arch_spellings_are_checked_before_any_build(user_folder, monkeypatch):
+    src = user_folder / "softplus.cu"
+    for bad, error in (("gfx90a", ValueError), (True, TypeError), ([90, None], TypeError), ("", ValueError)):
+        with pytest.raises(error):
+            myModule.load(src, arch=bad)
+
+
+class _LyingPath(os.PathLike):
+    """A path-like object whose __fspath__ raises: the error comes back, nothing crashes."""
+
+    def __fspath__(self):
+        raise RuntimeError("no path here")
+
+
+def test_a_path_object_that_raises_is_passed_on():
+    with pytest.raises(RuntimeError, match="no path here"):
+        myModule.load(_LyingPath())
