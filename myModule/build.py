@@ -70,6 +70,17 @@ def nvcc_path():
         "python -m myModule.build." % ", ".join(tried))
 
 
+def tool_env():
+    """The environment nvcc runs in: the caller's, with the system's tool folders
+    after its PATH where the host compiler is not on it (nvcc runs g++ by name, and
+    g++ runs as and ld by name: a clean environment or a virtual environment's bin
+    alone has none of them)."""
+    env = dict(os.environ)
+    if shutil.which("g++") is None:
+        env["PATH"] = os.pathsep.join(p for p in (env.get("PATH", ""), "/usr/local/bin", "/usr/bin", "/bin") if p)
+    return env
+
+
 def toolkit_identity(nvcc):
     """What identifies the toolkit in a cache key: its version.json where there
     is one (reading a file costs less than running nvcc), else nvcc --version."""
@@ -142,11 +153,7 @@ def nvcc_command(nvcc, sources, output, archs, *, ptx=False, extra_cuda_cflags=(
         d = os.path.dirname(os.path.abspath(s))
         if d not in dirs:
             dirs.append(d)
-    # nvcc runs the host compiler by name: with a PATH that lacks it (a clean
-    # environment, a virtual environment's bin alone), name it.
-    host_compiler = [] if shutil.which("g++") else (
-        ["-ccbin", "/usr/bin/g++"] if os.access("/usr/bin/g++", os.X_OK) else [])
-    return ([nvcc] + host_compiler + ["-std=c++17", "-O3", "-shared", "-DVA_MODULE",
+    return ([nvcc, "-std=c++17", "-O3", "-shared", "-DVA_MODULE",
              '-DVA_MODULE_VERSION="%s"' % version]
             + _gencode(archs, ptx)
             + ["-Xcompiler", "-fPIC,-fvisibility=hidden,-Wall,-Wextra", "-cudart", "static",
@@ -166,7 +173,7 @@ def compile_library(sources, output, archs, *, ptx=False, extra_cuda_cflags=(), 
                            extra_cuda_cflags=extra_cuda_cflags, version=version)
     if verbose:
         print(" ".join(command), flush=True)
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = subprocess.run(command, capture_output=True, text=True, env=tool_env())
     printed = (result.stdout + result.stderr).strip()
     if verbose and printed:
         print(printed, flush=True)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
+from myModule.build import tool_env  # nvcc's host tools where PATH lacks them (make test-wheel)
 
 NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
 
@@ -23,7 +24,7 @@ def program(tmp_path_factory):
     exe = str(tmp_path_factory.mktemp("divmod") / "divmod_host")
     proc = subprocess.run([NVCC, "-std=c++17", "-O2", "-Xcompiler", "-Wall,-Wextra,-Werror",
                            "-I", os.path.join(ROOT, "vectorAdd"), os.path.join(ROOT, "tests", "divmod_host.cu"),
-                           "-o", exe], capture_output=True, text=True)
+                           "-o", exe], capture_output=True, text=True, env=tool_env())
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return exe
 

@@ -304,7 +304,9 @@ def test_a_library_of_another_version_is_refused_before_it_runs(user_folder):
 def test_a_shared_object_that_is_not_an_operation_library_is_refused(user_folder):
     path = str(user_folder / "plain.so")
     source = write(user_folder, "plain.c", "int plain(void) { return 1; }\n")
-    subprocess.run(["gcc", "-shared", "-fPIC", source, "-o", path], check=True)
+    from myModule.build import tool_env  # gcc where PATH lacks it (make test-wheel)
+
+    subprocess.run(["gcc", "-shared", "-fPIC", source, "-o", path], check=True, env=tool_env())
     with pytest.raises(ImportError, match="not a myModule operation library"):
         myModule.load(path)
 
