@@ -176,6 +176,15 @@ def first_call_child(n=FIRST_CALL_N, warm_repeats=5, seed=20240601):
                       "library_load_s": (first_load["first_s"] - first_load["warm_s"]) if first_load else None}))
 
 
+# CuPy's way to a first kernel: an ElementwiseKernel compiled by NVRTC on its first
+# call, with an empty kernel cache (run in a fresh process, CUPY_CACHE_DIR empty).
+CUPY_FIRST_CALL_CODE = (
+    "import time, cupy; x = cupy.ones(%d); "
+    "k = cupy.ElementwiseKernel('T x', 'T y', 'y = x + 1', 'first_call_peer'); "
+    "cupy.cuda.Device().synchronize(); t = time.perf_counter(); k(x); "
+    "cupy.cuda.Device().synchronize(); print(time.perf_counter() - t)" % FIRST_CALL_N)
+
+
 def first_call_ratio(row):
     """A first call's time over the warm call of the same operation."""
     return row["first_s"] / row["warm_s"]

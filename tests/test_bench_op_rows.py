@@ -278,12 +278,20 @@ def test_first_call_row_leaves_the_module_load_to_its_own_row():
           "first_load": ops[0]}
     assert fc["worst"]["name"] == "b"
     assert run.first_call_ops_row(fc)["result"] == "met"          # 20x
+    # the module load (first - warm) against CuPy's first call of the same run
+    fc["cupy_first_s"] = 0.1
     load = run.first_load_row(fc)
-    assert load["result"] == "missed" and load["evals"][0]["ratio"] == pytest.approx(4000)
-    assert load["evals"][0]["threshold"] == run.FIRST_LOAD_RATIO
-    ops[0]["first_s"] = 5e-3                                       # 500x a warm call
-    assert run.first_load_row(fc)["result"] == "met"
+    assert load["result"] == "met" and load["evals"][0]["ratio"] == pytest.approx((40e-3 - 1e-5) / 0.1)
+    assert load["evals"][0]["threshold"] == run.FIRST_LOAD_PEER_RATIO
+    fc["cupy_first_s"] = 0.05                                      # 0.8x CuPy's first call
+    assert run.first_load_row(fc)["result"] == "missed"
+    fc["cupy_first_s"] = 0.1
     ops[0]["correct"] = False
+    assert run.first_load_row(fc)["result"] == "missed"
+    ops[0]["correct"] = True
+    fc["cupy_first_s"] = None                                       # no peer: no verdict
+    assert run.first_load_row(fc)["result"] == "n/a"
+    ops[0]["correct"] = False                                       # a wrong result misses anyway
     assert run.first_load_row(fc)["result"] == "missed"
     assert run.first_load_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
     assert run.first_load_row({"status": "error", "why": "rc 1"})["result"] == "missed"
