@@ -23,9 +23,21 @@ ifeq ($(shell $(PYTHON) scripts/externally_managed.py 2>/dev/null),yes)
   override PYTHON := $(CURDIR)/$(VENV)/bin/python
 endif
 # Every architecture CUDA 13.0's nvcc lists (nvcc --list-gpu-arch), Turing to
-# Blackwell, plus PTX of the newest for GPUs after it. One architecture builds
-# several times faster while iterating: make build CUDA_ARCH=90.
-CUDA_ARCH ?= 75 80 86 87 88 89 90 100 103 110 120 121
+# Blackwell, plus PTX of the newest for GPUs after it: what `make wheel` builds,
+# and every target where no GPU is listed (CI). Elsewhere a build is for the GPUs
+# nvidia-smi lists (their compute capabilities), several times faster. A caller's
+# CUDA_ARCH wins: make build CUDA_ARCH=90, make test CUDA_ARCH="$(ALL_ARCHS)".
+ALL_ARCHS := 75 80 86 87 88 89 90 100 103 110 120 121
+ifeq ($(origin CUDA_ARCH),undefined)
+  ifneq ($(filter wheel,$(MAKECMDGOALS)),)
+    CUDA_ARCH := $(ALL_ARCHS)
+  else
+    PRESENT_ARCHS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | grep -E '^[0-9]+$$' | sort -nu)
+    CUDA_ARCH := $(if $(PRESENT_ARCHS),$(PRESENT_ARCHS),$(ALL_ARCHS))
+  endif
+endif
+# Sub-makes ($(MAKE) lib from wheel and test) build what this one decided.
+export CUDA_ARCH
 dbg ?= 0
 LINEINFO ?= 0
 
