@@ -520,3 +520,59 @@ class _LyingPath(os.PathLike):
 def test_a_path_object_that_raises_is_passed_on():
     with pytest.raises(RuntimeError, match="no path here"):
         myModule.load(_LyingPath())
+
+
+PEAK = r'''
+// peak: numpy.max under a name of the user's (a loaded reduction).
+#include "op_declare.cuh"
+
+struct Peak {
+    template <typename A>
+    __device__ static A neutral() { return va::lowest<A>(); }
+
+    template <typename A>
+    __device__ A operator()(A x, A y) const { return (va::is_nan(x) || x > y) ? x : y; }
+};
+
+VA_REDUCTION(peak, Peak, SAME, "numpy.max", 0, 0, "The largest element; NaNs propagate.")
+'''
+
+
+@pytest.fixture(scope="module")
+def reduction(user_folder):
+    return myModule.load(write(user_folder, "peak.cu", PEAK), name="userreduction", arch=ARCH)
+
+
+def test_a_loaded_reduction_is_a_reduction(reduction):
+    (entry,) = reduction.ops
+    assert entry["name"] == "peak" and entry["kind"] == "reduction"
+    x = np.array([[3.0, -1.0, 7.5], [-0.0, 2.0, -8.0]])
+    # The CPU path (small host data) through the declared reference, axes and keepdims too.
+    assert reduction.peak(x, device="cpu") == 7.5
+    np.testing.assert_array_equal(reduction.peak(x, axis=0, device="cpu"), np.max(x, axis=0))
+    np.testing.assert_array_equal(reduction.peak(x, axis=1, keepdims=True, device="cpu"),
+                                  np.max(x, axis=1, keepdims=True))
+    ints = np.array([5, -3, 2**62], dtype=np.int64)
+    got = reduction.peak(ints, device="cpu")
+    assert got == 2**62 and np.asarray(got).dtype == np.int64
+    # An empty input has no maximum: NumPy's ValueError, as for the built-in max.
+    with pytest.raises(ValueError):
+        reduction.peak(np.empty(0), device="cpu")
+    with pytest.raises(np.exceptions.AxisError):
+        reduction.peak(x, axis=2, device="cpu")
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_a_loaded_reduction_on_the_gpu(reduction):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((513, 257))
+    d = myModule.to_device(x)
+    assert reduction.peak(d) == np.max(x)
+    np.testing.assert_array_equal(reduction.peak(d, axis=0).get(), np.max(x, axis=0))
+    np.testing.assert_array_equal(reduction.peak(d[::-2, 1::3], axis=1).get(), np.max(x[::-2, 1::3], axis=1))
+    x[100, 7] = np.nan
+    assert np.isnan(reduction.peak(myModule.to_device(x)))
+    # Host data through the GPU path.
+    big = rng.integers(-2**40, 2**40, size=1_000_003)
+    assert reduction.peak(big, device="cuda") == big.max()
