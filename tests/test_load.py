@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import HAS_GPU, requires_gpu, requires_no_gpu
+from conftest import HAS_GPU, ROOT, requires_gpu, requires_no_gpu
 
 pytestmark = pytest.mark.skipif(
     not os.path.isdir(myModule.get_include()),
@@ -522,25 +522,17 @@ def test_a_path_object_that_raises_is_passed_on():
         myModule.load(_LyingPath())
 
 
-PEAK = r'''
-// peak: numpy.max under a name of the user's (a loaded reduction).
-#include "op_declare.cuh"
-
-struct Peak {
-    template <typename A>
-    __device__ static A neutral() { return va::lowest<A>(); }
-
-    template <typename A>
-    __device__ A operator()(A x, A y) const { return (va::is_nan(x) || x > y) ? x : y; }
-};
-
-VA_REDUCTION(peak, Peak, SAME, "numpy.max", 0, 0, "The largest element; NaNs propagate.")
-'''
+def peak_source():
+    """ops/max.cu, the built-in max, under a name of the user's (a loaded reduction)."""
+    with open(os.path.join(ROOT, "ops", "max.cu")) as f:
+        text = f.read()
+    assert "VA_REDUCTION(max, " in text
+    return text.replace("VA_REDUCTION(max, ", "VA_REDUCTION(peak, ")
 
 
 @pytest.fixture(scope="module")
 def reduction(user_folder):
-    return myModule.load(write(user_folder, "peak.cu", PEAK), name="userreduction", arch=ARCH)
+    return myModule.load(write(user_folder, "peak.cu", peak_source()), name="userreduction", arch=ARCH)
 
 
 def test_a_loaded_reduction_is_a_reduction(reduction):
