@@ -64,29 +64,26 @@ int parse_dtype(PyObject *obj, va_dtype *dtype, int *given)
 
 int parse_gpu_index(PyObject *obj, int *device)
 {
+    /* The operations' reading of device= (parse_where), so that one spelling
+     * means one GPU everywhere; only the CPU is no place for a DeviceArray. */
     *device = 0;
-    if (obj == NULL || obj == Py_None) {
+    Where where;
+    if (parse_where(obj, &where) < 0) {
+        return -1;
+    }
+    switch (where.kind) {
+    case WHERE_CPU:
+        PyErr_SetString(PyExc_ValueError,
+                        "device='cpu': this function makes a DeviceArray, which lives on a GPU "
+                        "(device='cuda', 'cuda:N', a GPU index N, or None)");
+        return -1;
+    case WHERE_AUTO:
+    case WHERE_CUDA:
+        *device = where.gpu < 0 ? 0 : where.gpu;
         return 0;
     }
-    if (PyBool_Check(obj) || !PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "device must be an int (a GPU index) or None, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    long d = PyLong_AsLong(obj);
-    if (d == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    int count = 0;
-    if (va_device_count(&count) != VA_SUCCESS) {
-        count = 0;
-    }
-    if (d < 0 || (count > 0 && d >= count)) {
-        PyErr_Format(PyExc_ValueError, "device %ld does not exist", d);
-        return -1;
-    }
-    *device = (int)d;
-    return 0;
+    PyErr_SetString(PyExc_SystemError, "parse_gpu_index: unknown device kind");
+    return -1;
 }
 
 static int index_value(PyObject *obj, int64_t *out)

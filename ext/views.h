@@ -21,7 +21,8 @@ int64_t array_size(const DeviceArrayObject *array);
 
 /* dtype= : None leaves *given 0; TypeError for dtypes the GPU does not support. */
 int parse_dtype(PyObject *obj, va_dtype *dtype, int *given);
-/* device= : an int GPU index, or None for 0. */
+/* device= of functions that make DeviceArrays: as operations read it (parse_where),
+ * 'cpu' refused; None, 'auto' and 'cuda' are GPU 0. */
 int parse_gpu_index(PyObject *obj, int *device);
 /* A shape: an int or a sequence of ints (ValueError for negative dimensions
  * when `allow_unknown` is 0; when it is 1 any negative becomes -1, the unknown

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import myModule
-from conftest import DTYPES, GPU_MARKS, Raised, assert_same_result, outcome, requires_no_gpu
+from conftest import DTYPES, GPU_MARKS, HAS_GPU, Raised, assert_same_result, outcome, requires_no_gpu
 
 
 def on_gpu(test):
@@ -164,12 +164,36 @@ def test_unsupported_dtypes_raise_type_error(call):
         call()
 
 
-@pytest.mark.parametrize("device,exc", [("cuda", TypeError), (1.0, TypeError), (True, TypeError), (-1, ValueError)])
-def test_device_must_be_a_gpu_index(device, exc):
+@pytest.mark.parametrize("device,exc", [(1.0, TypeError), (True, TypeError), (-1, ValueError),
+                                        ("cuda:x", ValueError), ("bogus", ValueError), (2**70, ValueError),
+                                        ("cpu", ValueError)])
+def test_device_must_name_a_gpu(device, exc):
     for call in (lambda: myModule.zeros(3, device=device), lambda: myModule.arange(3, device=device),
                  lambda: myModule.asarray([1.0], device=device), lambda: myModule.eye(2, device=device)):
         with pytest.raises(exc):
             call()
+
+
+@pytest.mark.parametrize("device", [1.0, True, -1, "cuda:x", "bogus", 2**70, "cuda:99", 99])
+def test_array_functions_read_device_as_operations_do(device):
+    """One reading of device= (issue 24): a spelling an operation refuses, an array
+    function refuses with the same exception type and message."""
+    with pytest.raises((TypeError, ValueError)) as by_operation:
+        myModule.add(np.ones(2), np.ones(2), device=device)
+    with pytest.raises(by_operation.type) as by_function:
+        myModule.zeros(3, device=device)
+    assert str(by_function.value) == str(by_operation.value)
+
+
+def test_the_spellings_of_a_gpu_are_accepted():
+    """'cuda', 'cuda:0', 'auto', 0 and None are GPU 0, for operations and array
+    functions alike: with a GPU the array is there, without one the error says so."""
+    for device in (None, "auto", "cuda", "cuda:0", 0):
+        if HAS_GPU:
+            assert myModule.zeros(3, device=device).device == myModule.zeros(3).device
+        else:
+            with pytest.raises((myModule.CudaUnavailableError, ValueError), match="GPU"):
+                myModule.zeros(3, device=device)
 
 
 @requires_no_gpu
