@@ -62,8 +62,8 @@ def cuda_serialize_devicearray(x):
     return _header(x), [_Interface(x, ptr, (x.nbytes,), "|u1")]
 
 
-# What a DeviceArray can have (vectorAdd.h's VA_MAX_NDIM; int64 byte counts).
-_MAX_NDIM = 32
+# What a DeviceArray can have (the library's VA_MAX_NDIM; int64 byte counts).
+_MAX_NDIM = _core.MAX_NDIM
 _MAX_BYTES = 2**63 - 1
 
 
