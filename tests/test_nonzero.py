@@ -139,6 +139,8 @@ def test_argument_errors_come_before_any_gpu_work():
         myModule.nonzero(np.ones(3, dtype=np.int8))  # not one of the library's dtypes
     with pytest.raises(TypeError):
         myModule.nonzero()
+    with pytest.raises(ValueError, match="0d"):  # before the GPU is looked for
+        myModule.nonzero(np.float64(2.0), device="cuda")
     v = core._testing_view((), (), np.float64)  # a 0-d DeviceArray over no memory
     for call in (lambda: myModule.nonzero(v), v.nonzero, lambda: xp.nonzero(v), lambda: np.nonzero(v)):
         with pytest.raises(ValueError, match="0d|0-d"):
