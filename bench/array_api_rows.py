@@ -1,6 +1,7 @@
-"""Rows of the array API namespace (myModule.array_api) that are compositions, not one
-kernel of the op table (those have their rows already): var, clip, all and nonzero on a
-device array, beside CuPy's and PyTorch's own functions. Timed by run.py as every other
+"""Rows of the array API namespace (myModule.array_api) beside the op table's own rows:
+var (a composition of reductions), clip, all and nonzero (a count pass, one wait for the
+count, a pass writing the indices) on a device array, beside CuPy's and PyTorch's own
+functions. Timed by run.py as every other
 GPU row (Entry of kind "gpu": timeit_gpu over the same rotating input sets).
 
 cases(b, libs) is called from run.py's case list with its Builders; the helpers come

@@ -1,9 +1,10 @@
-/* One registration call for creation.cpp, indexing.cpp and manipulation.cpp. */
+/* One registration call for creation.cpp, indexing.cpp, manipulation.cpp and nonzero.cpp. */
 #include "arrays.h"
 #include "array_api.h"
 #include "creation.h"
 #include "indexing.h"
 #include "manipulation.h"
+#include "nonzero.h"
 #include "reductions.h"
 #include "views.h"
 
@@ -60,7 +61,7 @@ static PyMethodDef testing_functions[] = {
 int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
-        array_api_init(module) < 0 ||
+        array_api_init(module) < 0 || nonzero_init(module) < 0 ||
         reductions_init() < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;

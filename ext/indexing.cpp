@@ -1,11 +1,14 @@
 /* NumPy's indexing rules for DeviceArrays. Integers, slices, `...` and None
  * make a view (its geometry computed here, no GPU work); index arrays and
- * boolean masks are resolved on the host into a table of byte offsets that
- * va_gather / va_scatter walk along one axis. */
+ * boolean masks are resolved into a table of byte offsets that va_gather /
+ * va_scatter walk along one axis: on the host, except for a key whose one
+ * index array is a boolean mask already on the array's GPU, whose offsets
+ * nonzero_device writes there (no copy of the mask to the host). */
 #include <string.h>
 
 #include "checked.h"
 #include "indexing.h"
+#include "nonzero.h"
 #include "shapes.h"
 
 #define MAX_ITEMS 64
@@ -258,11 +261,55 @@ typedef struct {
     int result_ndim;
     int64_t result_shape[VA_MAX_NDIM];
     PyArrayObject *table; /* new reference: int64 byte offsets in C order */
+    DeviceArrayObject *device_table; /* new reference: the same on the GPU, instead of `table` */
 } Plan;
 
 static void plan_clear(Plan *plan)
 {
     Py_CLEAR(plan->table);
+    Py_CLEAR(plan->device_table);
+}
+
+/* The table on GPU `device`: device_table, or `table` uploaded (new reference). */
+static DeviceArrayObject *plan_device_table(const Plan *plan, int device)
+{
+    if (plan->device_table != NULL) {
+        Py_INCREF(plan->device_table);
+        return plan->device_table;
+    }
+    return devicearray_from_host(plan->table, device, 0);
+}
+
+/* `obj` when it is a boolean mask of at least one dimension on GPU `device`
+ * (a DeviceArray, or another library's GPU array imported): a new reference.
+ * NULL when it is not (no error), or with an error when an import failed. */
+static DeviceArrayObject *mask_on_gpu(PyObject *obj, int device)
+{
+    PyObject *imported = NULL;
+    if (DeviceArray_Check(obj)) {
+        Py_INCREF(obj);
+        imported = obj;
+    }
+    else if (PyArray_Check(obj) || PyList_Check(obj) || PyTuple_Check(obj) || PyBool_Check(obj) ||
+             PyArray_IsScalar(obj, Bool)) {
+        return NULL;
+    }
+    else {
+        imported = interop_import(obj);
+        if (imported == NULL) {
+            return NULL;
+        }
+        if (imported == Py_None) {
+            Py_DECREF(imported);
+            return NULL;
+        }
+    }
+    DeviceArrayObject *mask = (DeviceArrayObject *)imported;
+    if (mask->dtype != VA_BOOL || mask->ndim == 0 || mask->device != device) {
+        Py_DECREF(imported);
+        return NULL;
+    }
+    return mask;
 }
 
 /* An index array as a host NumPy array of int64 or bool (new reference). */
@@ -340,8 +387,9 @@ static int shapes_mismatch(PyArrayObject **arrays, int n)
 
 /* NumPy's advanced indexing: the broadcast index arrays become one table axis,
  * placed where the first index array stands when the index arrays (integers
- * included) are adjacent, else in front. */
-static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, Plan *plan)
+ * included) are adjacent, else in front. `device` is the indexed array's GPU
+ * (-1: host arithmetic only, no GPU work). */
+static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, int device, Plan *plan)
 {
     PyArrayObject *converted[MAX_ITEMS] = {NULL};
     /* one index array per indexed axis, and one per boolean scalar (which
@@ -350,13 +398,28 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
     PyObject *nonzero[MAX_ITEMS] = {NULL};
     int array_dims[MAX_ITEMS] = {0};
     int adv_axis[VA_MAX_NDIM + MAX_ITEMS];
-    int nadv = 0, consumed = 0, result = -1;
+    int nadv = 0, consumed = 0, result = -1, narrays = 0, mask_item = -1, mask_axis = 0;
     PyArrayMultiIterObject *mit = NULL;
+    DeviceArrayObject *mask = NULL; /* the key's one index array: a mask on the GPU */
     ViewGeometry *src = &plan->source;
     memset(plan, 0, sizeof(*plan));
 
     for (int i = 0; i < nitems; ++i) {
+        narrays += items[i].kind == ITEM_ARRAY;
+    }
+    for (int i = 0; i < nitems; ++i) {
         array_dims[i] = 1;
+        if (items[i].kind == ITEM_ARRAY && narrays == 1 && device >= 0) {
+            mask = mask_on_gpu(items[i].object, device);
+            if (mask == NULL && PyErr_Occurred()) {
+                goto fail;
+            }
+            if (mask != NULL) {
+                mask_item = i;
+                array_dims[i] = mask->ndim;
+                continue;
+            }
+        }
         if (items[i].kind == ITEM_ARRAY) {
             converted[i] = host_index_array(items[i].object);
             if (converted[i] == NULL) {
@@ -395,6 +458,19 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
                 }
                 src->offset += v * in->strides[d];
                 ++d;
+            }
+            else if (i == mask_item) {
+                for (int k = 0; k < mask->ndim; ++k) {
+                    if (mask->shape[k] != in->shape[d + k]) {
+                        PyErr_Format(PyExc_IndexError,
+                                     "boolean index did not match indexed array along axis %d; size of "
+                                     "axis is %lld but size of corresponding boolean axis is %lld",
+                                     d + k, (long long)in->shape[d + k], (long long)mask->shape[k]);
+                        goto fail;
+                    }
+                }
+                mask_axis = d;
+                d += mask->ndim;
             }
             else if (it->kind == ITEM_ARRAY && !PyArray_ISBOOL(converted[i])) {
                 arrays[nadv] = converted[i];
@@ -466,40 +542,57 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
         plan->axis = apart ? 0 : position;
     }
 
-    mit = (PyArrayMultiIterObject *)PyArray_MultiIterFromObjects((PyObject **)arrays, nadv, 0);
-    if (mit == NULL) {
-        PyErr_Clear();
-        shapes_mismatch(arrays, nadv);
-        goto fail;
+    if (mask == NULL) {
+        mit = (PyArrayMultiIterObject *)PyArray_MultiIterFromObjects((PyObject **)arrays, nadv, 0);
+        if (mit == NULL) {
+            PyErr_Clear();
+            shapes_mismatch(arrays, nadv);
+            goto fail;
+        }
     }
     {
-        int bnd = PyArray_MultiIter_NDIM(mit);
-        npy_intp *bdims = PyArray_MultiIter_DIMS(mit);
+        npy_intp mask_dims[1] = {0};
+        int bnd = mask != NULL ? 1 : PyArray_MultiIter_NDIM(mit);
+        npy_intp *bdims = mask != NULL ? mask_dims : PyArray_MultiIter_DIMS(mit);
         if (src->ndim + bnd > VA_MAX_NDIM) {
             PyErr_Format(PyExc_IndexError, "number of dimensions must be within [0, %d]", VA_MAX_NDIM);
             goto fail;
         }
-        plan->table = (PyArrayObject *)PyArray_SimpleNew(bnd, bdims, NPY_INT64);
-        if (plan->table == NULL) {
-            goto fail;
-        }
-        int64_t *t = (int64_t *)PyArray_DATA(plan->table);
-        while (PyArray_MultiIter_NOTDONE(mit)) {
-            int64_t offset = 0;
-            for (int k = 0; k < nadv; ++k) {
-                int64_t v = *(int64_t *)PyArray_MultiIter_DATA(mit, k);
-                if (adv_axis[k] < 0) { /* a boolean scalar's axis: no memory moves */
-                    continue;
-                }
-                if (check_bound(&v, adv_axis[k], in->shape[adv_axis[k]]) < 0) {
-                    goto fail;
-                }
-                offset += v * in->strides[adv_axis[k]];
+        if (mask != NULL) {
+            /* The mask's positions as byte offsets along the axes it covers. */
+            int64_t weights[VA_MAX_NDIM];
+            for (int k = 0; k < mask->ndim; ++k) {
+                weights[k] = in->strides[mask_axis + k];
             }
-            *t++ = offset;
-            PyArray_MultiIter_NEXT(mit);
+            if (nonzero_device(mask, NULL, weights, &plan->device_table) < 0) {
+                goto fail;
+            }
+            plan->count = plan->device_table->shape[0];
+            mask_dims[0] = (npy_intp)plan->count;
         }
-        plan->count = PyArray_SIZE(plan->table);
+        else {
+            plan->table = (PyArrayObject *)PyArray_SimpleNew(bnd, bdims, NPY_INT64);
+            if (plan->table == NULL) {
+                goto fail;
+            }
+            int64_t *t = (int64_t *)PyArray_DATA(plan->table);
+            while (PyArray_MultiIter_NOTDONE(mit)) {
+                int64_t offset = 0;
+                for (int k = 0; k < nadv; ++k) {
+                    int64_t v = *(int64_t *)PyArray_MultiIter_DATA(mit, k);
+                    if (adv_axis[k] < 0) { /* a boolean scalar's axis: no memory moves */
+                        continue;
+                    }
+                    if (check_bound(&v, adv_axis[k], in->shape[adv_axis[k]]) < 0) {
+                        goto fail;
+                    }
+                    offset += v * in->strides[adv_axis[k]];
+                }
+                *t++ = offset;
+                PyArray_MultiIter_NEXT(mit);
+            }
+            plan->count = PyArray_SIZE(plan->table);
+        }
         /* result: the basic dims with the broadcast index shape at axis */
         int r = 0;
         for (int k = 0; k < plan->axis; ++k) {
@@ -524,6 +617,7 @@ static int advanced_plan(const Item *items, int nitems, const ViewGeometry *in, 
     result = 0;
 fail:
     Py_XDECREF(mit);
+    Py_XDECREF(mask);
     for (int i = 0; i < nitems; ++i) {
         Py_XDECREF(converted[i]);
         Py_XDECREF(nonzero[i]);
@@ -572,7 +666,7 @@ static PyObject *gather(DeviceArrayObject *self, Plan *plan)
     if (array_size(result) == 0) {
         return (PyObject *)result;
     }
-    DeviceArrayObject *table = devicearray_from_host(plan->table, self->device, 0);
+    DeviceArrayObject *table = plan_device_table(plan, self->device);
     if (table == NULL) {
         Py_DECREF(result);
         return NULL;
@@ -607,7 +701,7 @@ static PyObject *devicearray_subscript(PyObject *op, PyObject *key)
         return (PyObject *)view_of(self, &out);
     }
     Plan plan;
-    if (advanced_plan(items, nitems, &in, &plan) < 0) {
+    if (advanced_plan(items, nitems, &in, self->device, &plan) < 0) {
         return NULL;
     }
     PyObject *result = gather(self, &plan);
@@ -851,7 +945,7 @@ static int scatter(DeviceArrayObject *self, Plan *plan, PyObject *value)
         goto fail;
     }
     if (n > 0) {
-        table = devicearray_from_host(plan->table, self->device, 0);
+        table = plan_device_table(plan, self->device);
         if (table == NULL) {
             goto fail;
         }
@@ -895,7 +989,7 @@ static int devicearray_ass_subscript(PyObject *op, PyObject *key, PyObject *valu
         return assign_to_view(self, &out, value);
     }
     Plan plan;
-    if (advanced_plan(items, nitems, &in, &plan) < 0) {
+    if (advanced_plan(items, nitems, &in, self->device, &plan) < 0) {
         return -1;
     }
     int st = scatter(self, &plan, value);
@@ -1029,7 +1123,7 @@ static PyObject *mm_index_plan(PyObject *, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     Plan plan;
-    if (advanced_plan(items, nitems, &in, &plan) < 0) {
+    if (advanced_plan(items, nitems, &in, -1, &plan) < 0) {
         return NULL;
     }
     PyObject *source = geometry_tuple(&plan.source);

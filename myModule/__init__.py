@@ -67,13 +67,14 @@ __all__ = sorted([
 # ---- arrays on a GPU: creation, indexing, shapes and types (issue 11) ----
 from ._core import (  # noqa: E402
     arange, astype, broadcast_to, concatenate, copy, empty, empty_like, expand_dims, eye, full,
-    full_like, linspace, ones, ones_like, permute_dims, ravel, reshape, squeeze, stack, transpose,
-    zeros, zeros_like,
+    full_like, linspace, nonzero, ones, ones_like, permute_dims, ravel, reshape, squeeze, stack,
+    transpose, zeros, zeros_like,
 )
 
 __all__ += [
     "arange", "astype", "broadcast_to", "concatenate", "copy", "empty", "empty_like", "expand_dims",
-    "eye", "full", "full_like", "linspace", "ones", "ones_like", "permute_dims", "ravel", "reshape",
+    "eye", "full", "full_like", "linspace", "nonzero", "ones", "ones_like", "permute_dims", "ravel",
+    "reshape",
     "squeeze", "stack", "transpose", "zeros", "zeros_like",
 ]
 __all__.sort()

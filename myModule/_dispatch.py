@@ -287,9 +287,28 @@ def _reduction(name, numpy_name):
 # ------------------------------------------------------------------ __array_function__
 
 def _where(condition, x=_ABSENT, y=_ABSENT, /):
+    if x is _ABSENT and y is _ABSENT:  # NumPy: np.asarray(condition).nonzero()
+        return _target("nonzero", "numpy.where")(condition)
     if x is _ABSENT or y is _ABSENT:
-        raise _unsupported("numpy.where with one argument (nonzero)")
+        raise ValueError("either both or neither of x and y should be given")
     return _target("where", "numpy.where")(condition, x, y)
+
+
+def _nonzero(a):
+    return _target("nonzero", "numpy.nonzero")(a)
+
+
+def _flatnonzero(a):
+    return _target("nonzero", "numpy.flatnonzero")(_target("ravel", "numpy.flatnonzero")(a))[0]
+
+
+def _argwhere(a):
+    """NumPy's: the indices as the rows of an (N, a.ndim) array; a 0-d array is
+    taken as one element (its rows then have no column)."""
+    nonzero = _target("nonzero", "numpy.argwhere")
+    if np.ndim(a) == 0:
+        return _package.stack(nonzero(_package.reshape(a, (1,))), axis=1)[:, :0]
+    return _package.stack(nonzero(a), axis=1)
 
 
 def _reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
@@ -432,7 +451,8 @@ def _table_functions():
         if fn is not None and fn not in table:
             table[fn] = _reduction(name, numpy_name)
     library = {
-        "where": _where, "reshape": _reshape, "ravel": _ravel, "transpose": _transpose,
+        "where": _where, "nonzero": _nonzero, "flatnonzero": _flatnonzero, "argwhere": _argwhere,
+        "reshape": _reshape, "ravel": _ravel, "transpose": _transpose,
         "permute_dims": _permute_dims, "squeeze": _squeeze, "expand_dims": _expand_dims,
         "broadcast_to": _broadcast_to, "concatenate": _joining("concatenate"),
         "stack": _joining("stack"), "zeros_like": _like("zeros_like"),

@@ -1612,6 +1612,15 @@ static void test_bad_creation_arguments(void) {
     CHECK_STATUS(va_gather(0, &one, 1, table, &one), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_gather(0, &one, 0, NULL, &one), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_scatter(0, &one, &two, 0, table), VA_ERROR_INVALID_VALUE);
+    size_t nbytes = 0;
+    int64_t count = 0, weights[1] = {8};
+    CHECK_STATUS(va_nonzero_scratch_bytes(NULL, &nbytes), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_nonzero_scratch_bytes(&one, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_nonzero_scratch_bytes(&bad, &nbytes), VA_ERROR_UNSUPPORTED_DTYPE);
+    CHECK_STATUS(va_nonzero_count(0, &one, table, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_nonzero_count(0, &one, NULL, &count), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_nonzero_write(0, &one, table, NULL, NULL, table), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_nonzero_write(0, &one, NULL, NULL, weights, table), VA_ERROR_INVALID_VALUE);
 }
 
 /* A raw kernel's out must have its first input's shape (the kernel indexes out
@@ -1749,6 +1758,43 @@ static void test_gather_scatter(void) {
     case_end();
 }
 
+/* nonzero of a strided view (every other column, reversed) with NaN, -0.0 and
+ * zeros: the count, then each axis's indices and a gather's byte offsets. */
+static void test_nonzero(void) {
+    if (!gpu_case("nonzero: count, then indices and offsets")) return;
+    /* 3 x 6 doubles; the view takes columns 5, 3, 1 of each row */
+    const double host[18] = {9, 0.0, 2, -0.0, 3, 1,
+                             0, NAN, 0, 0.0, 0, -0.0,
+                             1, 4, 5, 0.0, 6, 7};
+    double *dsrc = (double *)dev_alloc(sizeof(host));
+    upload(dsrc, host, sizeof(host));
+    va_array view;
+    int64_t shape[2] = {3, 3};
+    int64_t strides[2] = {48, -16};
+    plain_view(&view, dsrc + 5, VA_FLOAT64, 2, shape, strides);
+    /* the view: [[1, -0.0, 0.0], [-0.0, 0.0, nan], [7, 0.0, 4]] */
+    size_t nbytes = 0;
+    int64_t count = -1;
+    CHECK_STATUS(va_nonzero_scratch_bytes(&view, &nbytes), VA_SUCCESS);
+    void *scratch = dev_alloc(nbytes);
+    CHECK_STATUS(va_nonzero_count(0, &view, scratch, &count), VA_SUCCESS);
+    CHECK(count == 4, "va_nonzero_count: %lld, want 4", (long long)count);
+    int64_t *dout = (int64_t *)dev_alloc(3 * 4 * sizeof(int64_t));
+    int64_t *coords[2] = {dout, dout + 4};
+    int64_t weights[2] = {100, 1};
+    CHECK_STATUS(va_nonzero_write(0, &view, scratch, coords, weights, dout + 8), VA_SUCCESS);
+    int64_t out[12];
+    download(out, dout, sizeof(out));
+    const int64_t want[12] = {0, 1, 2, 2, 0, 2, 0, 2, 0, 102, 200, 202};
+    CHECK(memcmp(out, want, sizeof(want)) == 0, "va_nonzero_write: rows %lld %lld %lld %lld, cols %lld %lld "
+          "%lld %lld", (long long)out[0], (long long)out[1], (long long)out[2], (long long)out[3],
+          (long long)out[4], (long long)out[5], (long long)out[6], (long long)out[7]);
+    dev_free(dout, 3 * 4 * sizeof(int64_t));
+    dev_free(scratch, nbytes);
+    dev_free(dsrc, sizeof(host));
+    case_end();
+}
+
 int main(void) {
     va_status avail = va_cuda_available();
     g_gpu = avail == VA_SUCCESS;
@@ -1782,6 +1828,7 @@ int main(void) {
     test_reduce_axes();
     test_creation();
     test_gather_scatter();
+    test_nonzero();
     test_large();
     test_no_leaks();
     /* Everything the library holds goes back, so the memory checker sees no leak. */

@@ -303,7 +303,6 @@ UNSUPPORTED_FUNCTIONS = [
     (lambda v: np.cumsum(v), "numpy.cumsum"),
     (lambda v: np.dot(v, v), "numpy.dot"),
     (lambda v: np.allclose(v, v), "numpy.allclose"),
-    (lambda v: np.where(v), "numpy.where with one argument"),
     (lambda v: np.trace(v, offset=1), "numpy.trace with offset="),
 ]
 

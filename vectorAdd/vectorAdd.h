@@ -310,6 +310,24 @@ va_status va_gather(int device, const va_array *src, int axis, const int64_t *of
 va_status va_scatter(int device, const va_array *src, const va_array *dst, int axis,
                      const int64_t *offsets);
 
+/* numpy.nonzero on device memory: the positions, in C order, of the elements of
+ * `a` (any dtype and layout) that are nonzero (NaN is, -0.0 is not). Their number
+ * sizes the outputs, so it takes two calls around one host wait:
+ *   va_nonzero_scratch_bytes gives the size of the scratch (device memory the
+ *   caller allocates, on `device`, and keeps until the second call is queued);
+ *   va_nonzero_count counts into it and returns the number in *count (waits);
+ *   va_nonzero_write then writes, for the k-th nonzero element (k < *count),
+ *   coords[d][k] = its index along axis d (int64 device memory; coords NULL or
+ *   coords[d] NULL: not written) and, when offsets is not NULL,
+ *   offsets[k] = sum over d of that index times weights[d] (a gather's byte
+ *   offsets, for a boolean mask). Queued, no wait. An empty `a` counts 0 and
+ *   needs no scratch (NULL). VA_ERROR_INVALID_VALUE past 2**31 - 1 tiles of
+ *   4096 elements. */
+va_status va_nonzero_scratch_bytes(const va_array *a, size_t *nbytes);
+va_status va_nonzero_count(int device, const va_array *a, void *scratch, int64_t *count);
+va_status va_nonzero_write(int device, const va_array *a, const void *scratch, int64_t *const *coords,
+                           const int64_t *weights, int64_t *offsets);
+
 /* ---- compute on host memory through the GPU (uploads, computes, downloads) ---- */
 /* Like va_binary, but a, b and out live in host memory. Inputs are read with
  * their strides; out must be C-contiguous. Small inputs go through one kernel

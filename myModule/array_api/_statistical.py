@@ -83,15 +83,8 @@ def where(condition, x1, x2, /):
 
 
 def nonzero(x, /):
-    """Indices of the nonzero elements, one int64 array per axis (a gather through a
-    boolean mask over the flat positions, then each position unravelled)."""
+    """Indices of the nonzero elements, one int64 array per axis (myModule.nonzero: a count
+    pass, one wait for the count, then one pass writing every axis's indices)."""
     if x.ndim == 0:
         raise ValueError("nonzero() of a 0-d array is not defined by the standard")
-    flat = _core.reshape(x, (-1,))
-    positions = _core.arange(flat.size, dtype=_dtypes.int64, device=x.device)[_core.not_equal(flat, 0)]
-    out = []
-    step = flat.size
-    for n in x.shape:
-        step //= n if n else 1
-        out.append(_core.remainder(_core.floor_divide(positions, step), n) if n else positions)
-    return tuple(out)
+    return _core.nonzero(x)

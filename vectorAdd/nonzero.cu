@@ -1,0 +1,311 @@
+// nonzero on device memory: the C-order positions of the nonzero elements of a
+// view (NaN counts, -0.0 does not, as NumPy's truth). How many there are decides
+// the outputs' size, so the work is split around one host wait: a count pass
+// (each tile of the flat index counts its own, then one block turns the counts
+// into each tile's first output position and the total, written straight into
+// pinned memory), then, once the caller has sized its outputs, a write pass in
+// which each tile ranks its nonzero elements by warp ballots and writes their
+// coordinates (or byte offsets, for a boolean-mask gather) at its position.
+// Both passes read the input through its strides: no packed copy.
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "dispatch.cuh"
+#include "error.cuh"
+#include "launch.cuh"
+#include "layout.cuh"
+#include "memory.cuh"
+#include "runtime.cuh"
+
+namespace va {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+// A tile is kRounds rows of kThreads consecutive elements: each thread reads one
+// element a row (the rows coalesce for any dtype and layout), and a warp's row is
+// ranked by one ballot.
+constexpr int kRounds = 16;
+constexpr int64_t kTile = static_cast<int64_t>(kThreads) * kRounds;
+constexpr int kScanThreads = 1024;
+constexpr unsigned kFullMask = 0xffffffffu;
+static_assert(kRounds * kWarps % 32 == 0, "a tile's row counts are scanned by one warp, in equal shares");
+
+// The input as the kernels read it: its dimensions merged where memory allows
+// (make_walk), so a contiguous or evenly strided view is one dimension.
+struct Source {
+    const char *data;
+    int32_t ndim;
+    int64_t shape[VA_MAX_NDIM];
+    int64_t strides[VA_MAX_NDIM];
+};
+
+// Where each nonzero element's position goes: coords[d][k] its index along
+// axis d of the input's own shape (NULL: not wanted), offsets[k] the sum of
+// those indices times weights[d] (NULL: not wanted).
+struct Targets {
+    int32_t ndim;
+    int64_t shape[VA_MAX_NDIM];
+    int64_t *coords[VA_MAX_NDIM];
+    int64_t weights[VA_MAX_NDIM];
+    int64_t *offsets;
+};
+
+struct Plan {
+    int64_t n;
+    int64_t tiles;
+    bool one_dim;  // the walk is at most one dimension: element i is at i * strides[0]
+    Source source;
+};
+
+// NumPy's truth of an element; bools are read as bytes (any nonzero byte is true).
+template <typename T>
+__device__ __forceinline__ bool truth_at(const char *p) {
+    if constexpr (std::is_same<T, bool>::value) return *reinterpret_cast<const unsigned char *>(p) != 0;
+    else return *reinterpret_cast<const T *>(p) != T(0);
+}
+
+template <typename T, bool OneDim>
+__device__ __forceinline__ bool nonzero_at(const Source &s, int64_t i) {
+    if constexpr (OneDim) {
+        return truth_at<T>(s.data + i * s.strides[0]);
+    } else {
+        int64_t offset = 0;
+        for (int d = s.ndim - 1; d >= 0; --d) {
+            const int64_t extent = s.shape[d];
+            offset += (i % extent) * s.strides[d];
+            i /= extent;
+        }
+        return truth_at<T>(s.data + offset);
+    }
+}
+
+template <typename T, bool OneDim>
+__global__ void __launch_bounds__(kThreads) count_tiles(Source s, int64_t n, int64_t *tile_counts) {
+    follow_previous_grid();
+    __shared__ int warp_sums[kWarps];
+    const int64_t base = static_cast<int64_t>(blockIdx.x) * kTile + threadIdx.x;
+    int count = 0;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+        const int64_t i = base + static_cast<int64_t>(r) * kThreads;
+        if (i < n && nonzero_at<T, OneDim>(s, i)) ++count;
+    }
+    for (int o = 16; o > 0; o /= 2) count += __shfl_down_sync(kFullMask, count, o);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = count;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int total = 0;
+        for (int w = 0; w < kWarps; ++w) total += warp_sums[w];
+        tile_counts[blockIdx.x] = total;
+    }
+}
+
+// counts[0..tiles) become each tile's first output position (an exclusive
+// scan, in place) and counts[tiles] and *total the sum. One block: the tiles
+// are few (one per 4096 elements), and a second launch would cost more.
+__global__ void __launch_bounds__(kScanThreads) scan_tiles(int64_t *counts, int64_t tiles, int64_t *total) {
+    follow_previous_grid();
+    __shared__ int64_t warp_sums[kScanThreads / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int64_t per = (tiles + kScanThreads - 1) / kScanThreads;
+    const int64_t begin = min(tiles, static_cast<int64_t>(threadIdx.x) * per);
+    const int64_t end = min(tiles, begin + per);
+    int64_t sum = 0;
+    for (int64_t k = begin; k < end; ++k) sum += counts[k];
+    int64_t inclusive = sum;
+    for (int o = 1; o < 32; o *= 2) {
+        const int64_t up = __shfl_up_sync(kFullMask, inclusive, o);
+        if (lane >= o) inclusive += up;
+    }
+    if (lane == 31) warp_sums[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        const int64_t mine = warp_sums[lane];
+        int64_t running = mine;
+        for (int o = 1; o < 32; o *= 2) {
+            const int64_t up = __shfl_up_sync(kFullMask, running, o);
+            if (lane >= o) running += up;
+        }
+        warp_sums[lane] = running - mine;
+    }
+    __syncthreads();
+    int64_t prefix = warp_sums[warp] + inclusive - sum;
+    for (int64_t k = begin; k < end; ++k) {
+        const int64_t c = counts[k];
+        counts[k] = prefix;
+        prefix += c;
+    }
+    if (threadIdx.x == kScanThreads - 1) {  // its chunk is the last (maybe empty): prefix is the total
+        counts[tiles] = prefix;
+        *total = prefix;
+    }
+}
+
+__device__ __forceinline__ void write_position(const Targets &t, int64_t i, int64_t pos) {
+    int64_t offset = 0;
+    for (int d = t.ndim - 1; d > 0; --d) {
+        const int64_t extent = t.shape[d];
+        const int64_t c = i % extent;
+        i /= extent;
+        if (t.coords[d] != nullptr) t.coords[d][pos] = c;
+        offset += c * t.weights[d];
+    }
+    if (t.ndim > 0) {  // what is left of the flat index is the first axis's index
+        if (t.coords[0] != nullptr) t.coords[0][pos] = i;
+        offset += i * t.weights[0];
+    }
+    if (t.offsets != nullptr) t.offsets[pos] = offset;
+}
+
+template <typename T, bool OneDim>
+__global__ void __launch_bounds__(kThreads)
+write_tiles(Source s, int64_t n, const int64_t *tile_starts, Targets t) {
+    follow_previous_grid();
+    // ranks[r * kWarps + w]: how many nonzero elements precede warp w's share of
+    // row r inside the tile (rows, then warps: the C order of the elements).
+    __shared__ int ranks[kRounds * kWarps];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int64_t base = static_cast<int64_t>(blockIdx.x) * kTile + threadIdx.x;
+    unsigned ballots[kRounds];
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+        const int64_t i = base + static_cast<int64_t>(r) * kThreads;
+        ballots[r] = __ballot_sync(kFullMask, i < n && nonzero_at<T, OneDim>(s, i));
+        if (lane == 0) ranks[r * kWarps + warp] = __popc(ballots[r]);
+    }
+    __syncthreads();
+    if (warp == 0) {
+        constexpr int kShare = kRounds * kWarps / 32;
+        int v[kShare];
+        int sum = 0;
+#pragma unroll
+        for (int j = 0; j < kShare; ++j) {
+            v[j] = ranks[lane * kShare + j];
+            sum += v[j];
+        }
+        int inclusive = sum;
+        for (int o = 1; o < 32; o *= 2) {
+            const int up = __shfl_up_sync(kFullMask, inclusive, o);
+            if (lane >= o) inclusive += up;
+        }
+        int running = inclusive - sum;
+#pragma unroll
+        for (int j = 0; j < kShare; ++j) {
+            ranks[lane * kShare + j] = running;
+            running += v[j];
+        }
+    }
+    __syncthreads();
+    const int64_t start = tile_starts[blockIdx.x];
+    const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+        if ((ballots[r] >> lane) & 1u) {
+            const int64_t pos = start + ranks[r * kWarps + warp] + __popc(ballots[r] & below);
+            write_position(t, base + static_cast<int64_t>(r) * kThreads, pos);
+        }
+    }
+}
+
+va_status plan_of(const va_array *a, Plan *plan) {
+    std::memset(plan, 0, sizeof(*plan));
+    VA_CHECK(validate(a, &plan->n));
+    plan->tiles = (plan->n + kTile - 1) / kTile;
+    // One block a tile: past 2**31 - 1 tiles (8.8e12 elements) the grid cannot say it.
+    if (plan->tiles > INT32_MAX) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    Walk walk;
+    const va_array *views[1] = {a};
+    make_walk(views, 1, &walk);
+    plan->source.data = static_cast<const char *>(a->data);
+    plan->source.ndim = walk.ndim;
+    for (int d = 0; d < walk.ndim; ++d) {
+        plan->source.shape[d] = walk.shape[d];
+        plan->source.strides[d] = walk.strides[0][d];
+    }
+    plan->one_dim = walk.ndim <= 1;  // a 0-d walk (one element) has strides[0] == 0
+    return VA_SUCCESS;
+}
+
+template <typename T, bool OneDim>
+va_status launch_count(int device, cudaStream_t stream, const Plan &p, int64_t *counts, int64_t *total) {
+    VA_CUDA_CHECK(launch_kernel(device, count_tiles<T, OneDim>, static_cast<unsigned>(p.tiles), kThreads,
+                                stream, p.source, p.n, counts));
+    VA_CUDA_CHECK(launch_kernel(device, scan_tiles, 1u, kScanThreads, stream, counts, p.tiles, total));
+    return VA_SUCCESS;
+}
+
+template <typename T, bool OneDim>
+va_status launch_write(int device, cudaStream_t stream, const Plan &p, const int64_t *starts,
+                       const Targets &t) {
+    VA_CUDA_CHECK(launch_kernel(device, write_tiles<T, OneDim>, static_cast<unsigned>(p.tiles), kThreads,
+                                stream, p.source, p.n, starts, t));
+    return VA_SUCCESS;
+}
+
+}  // namespace
+}  // namespace va
+
+extern "C" {
+
+va_status va_nonzero_scratch_bytes(const va_array *a, size_t *nbytes) {
+    va::Plan plan;
+    VA_CHECK(va::plan_of(a, &plan));
+    if (nbytes == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *nbytes = static_cast<size_t>(plan.tiles + 1) * sizeof(int64_t);  // tiles < 2**31: no overflow
+    return VA_SUCCESS;
+}
+
+va_status va_nonzero_count(int device, const va_array *a, void *scratch, int64_t *count) {
+    va::Plan plan;
+    VA_CHECK(va::plan_of(a, &plan));
+    if (count == nullptr || (plan.n > 0 && scratch == nullptr)) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_STREAM(device, scope, stream);
+    if (plan.n == 0) {
+        *count = 0;
+        return VA_SUCCESS;
+    }
+    va::PinnedSlot slot;
+    VA_CHECK(slot.acquire());
+    int64_t *counts = static_cast<int64_t *>(scratch);
+    int64_t *total = static_cast<int64_t *>(slot.device_address());
+    VA_CHECK(va::dispatch_dtype(a->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return plan.one_dim ? va::launch_count<T, true>(device, stream, plan, counts, total)
+                            : va::launch_count<T, false>(device, stream, plan, counts, total);
+    }));
+    // The one wait: the caller sizes its outputs by this count.
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::memcpy(count, slot.get(), sizeof(int64_t));
+    return VA_SUCCESS;
+}
+
+va_status va_nonzero_write(int device, const va_array *a, const void *scratch, int64_t *const *coords,
+                           const int64_t *weights, int64_t *offsets) {
+    va::Plan plan;
+    VA_CHECK(va::plan_of(a, &plan));
+    if (offsets != nullptr && weights == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (plan.n > 0 && scratch == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    va::Targets t;
+    std::memset(&t, 0, sizeof(t));
+    t.ndim = a->ndim;
+    bool wanted = offsets != nullptr;
+    for (int d = 0; d < a->ndim; ++d) {
+        t.shape[d] = a->shape[d];
+        t.coords[d] = coords != nullptr ? coords[d] : nullptr;
+        t.weights[d] = weights != nullptr ? weights[d] : 0;
+        wanted = wanted || t.coords[d] != nullptr;
+    }
+    t.offsets = offsets;
+    VA_ENTER_STREAM(device, scope, stream);
+    if (plan.n == 0 || !wanted) return VA_SUCCESS;
+    const int64_t *starts = static_cast<const int64_t *>(scratch);
+    return va::dispatch_dtype(a->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return plan.one_dim ? va::launch_write<T, true>(device, stream, plan, starts, t)
+                            : va::launch_write<T, false>(device, stream, plan, starts, t);
+    });
+}
+
+}  // extern "C"
