@@ -396,6 +396,16 @@ def time_ratio(num, den, op, threshold, text):
     return Target("%s/%s time" % (num, den), ratio, op, threshold, text)
 
 
+def faster_peer_ratio(threshold, text, label="myModule", peers=("CuPy", "PyTorch")):
+    """label's time over the faster of the peers that ran in this case (the bar of
+    issue 25: the faster GPU peer of the same run)."""
+    def ratio(results, _ceiling):
+        t = _t(results, label)
+        times = [p for p in (_t(results, peer) for peer in peers) if p is not None]
+        return None if t is None or not times else t / min(times)
+    return Target("%s/faster peer time" % label, ratio, "<=", threshold, text)
+
+
 #: The C floor of a one-element call (c_floor.measure), filled in by main() in the
 #: same run before the verdicts; the n = 1 rows' targets are ratios to it.
 C_FLOOR = {}

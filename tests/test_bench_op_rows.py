@@ -361,3 +361,13 @@ def test_no_absolute_time_thresholds_in_the_bench():
         if name.endswith(".py"):
             text = open(os.path.join(BENCH, name)).read()
             assert not re.search(r"\b[A-Z_]*(LIMIT|SLACK)_S\b", text), name
+
+
+def test_the_faster_peer_is_the_bar():
+    target = run.faster_peer_ratio(1.0, "<= 1.0x the faster peer")
+    results = {"myModule": {"median_s": 4.25e-4}, "CuPy": {"median_s": 8.49e-4}, "PyTorch": {"median_s": 4.07e-4}}
+    assert target.ratio(results, None) == pytest.approx(4.25 / 4.07)   # PyTorch, not CuPy
+    del results["PyTorch"]
+    assert target.ratio(results, None) == pytest.approx(4.25 / 8.49)   # the one peer that ran
+    del results["CuPy"]
+    assert target.ratio(results, None) is None                       # no peer: no verdict
