@@ -4,6 +4,7 @@
 // place (by line: InclusiveScanByKey with the line number as the key, which
 // keeps every line in one pass over the data whatever the shape), and copied
 // back through the caller's layout when that is another.
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -59,7 +60,7 @@ va_status scan_in_place(int device, cudaStream_t stream, T *data, int64_t n, int
                                                    ::cuda::std::equal_to<>{}, stream);
     };
     VA_CUDA_CHECK(scan(nullptr));
-    VA_CHECK(temp.allocate(temp_bytes));
+    VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
     VA_CUDA_CHECK(scan(temp.get()));
     return VA_SUCCESS;
 }

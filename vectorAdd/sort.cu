@@ -9,6 +9,7 @@
 // for integers, !x for bools), which keeps equal keys in input order, as the
 // array API's stable descending sort asks; CUB's own descending sort would
 // double the instantiations, each of them seconds of build time.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -141,7 +142,7 @@ va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t
                                                    int(sizeof(K) * 8), p.stream);
         };
         VA_CUDA_CHECK(sort(nullptr, 0));
-        VA_CHECK(temp.allocate(temp_bytes));
+        VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
         for (int64_t r = 0; r < p.lines; ++r) VA_CUDA_CHECK(sort(temp.get(), r * p.line));
         return VA_SUCCESS;
     }
@@ -162,7 +163,7 @@ va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t
                                                         segments, begins, ends, 0, int(sizeof(K) * 8), p.stream);
     };
     VA_CUDA_CHECK(sort(nullptr, 0, std::min(per_chunk, p.lines)));
-    VA_CHECK(temp.allocate(temp_bytes));
+    VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
     for (int64_t first = 0; first < p.lines; first += per_chunk)
         VA_CUDA_CHECK(sort(temp.get(), first, std::min(per_chunk, p.lines - first)));
     return VA_SUCCESS;
