@@ -285,8 +285,11 @@ def _scan_close(got, want, dtype):
     got = got.get() if isinstance(got, mm.DeviceArray) else np.asarray(got)
     assert got.dtype == want.dtype and got.shape == want.shape
     if want.dtype.kind == "f":
-        rtol = 1e-4 if want.dtype == np.float32 else 1e-12
-        np.testing.assert_allclose(got, want, rtol=rtol)
+        # a parallel scan rounds in another order than the oracle: its errors grow
+        # with the running length (products of 2**20 factors near 1 included); below
+        # the smallest normal number the relative error means nothing
+        rtol = 5e-4 if want.dtype == np.float32 else 1e-10
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=np.finfo(want.dtype).tiny)
     else:
         np.testing.assert_array_equal(got, want)
 
