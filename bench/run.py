@@ -56,6 +56,7 @@ import multi_gpu_rows  # noqa: E402 - host data on every GPU
 import axis_rows  # noqa: E402 - reductions over axes
 import dask_rows  # noqa: E402 - Dask arrays
 import array_rows  # noqa: E402 - creation and slicing of device arrays
+import sort_scan_rows  # noqa: E402 - sort, argsort, cumulative_sum (issue 26)
 import c_floor  # noqa: E402 - the C launch + sync floor of the n = 1 rows
 
 COLUMNS = ("myModule", "NumPy", "CuPy", "PyTorch")
@@ -752,6 +753,7 @@ def build_cases(b, libs):
     cases += axis_rows.cases(b, libs, sys.modules[__name__])
     cases += dask_rows.cases(b, libs)
     cases += array_rows.cases(b, libs, sys.modules[__name__])
+    cases += sort_scan_rows.cases(b, libs, sys.modules[__name__])
 
     for what, title in (("h2d-pageable", "H2D pageable"), ("d2h-pageable", "D2H pageable"),
                         ("h2d-pinned", "H2D pinned"), ("d2h-pinned", "D2H pinned"),

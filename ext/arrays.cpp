@@ -6,6 +6,8 @@
 #include "manipulation.h"
 #include "nonzero.h"
 #include "reductions.h"
+#include "scan.h"
+#include "sort.h"
 #include "views.h"
 
 /* A DeviceArray over no memory at all (its address is `address`, never read):
@@ -62,7 +64,7 @@ int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
         array_api_init(module) < 0 || nonzero_init(module) < 0 ||
-        reductions_init() < 0 ||
+        reductions_init() < 0 || sort_init(module) < 0 || scan_init(module) < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }

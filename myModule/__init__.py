@@ -79,6 +79,12 @@ __all__ += [
 ]
 __all__.sort()
 
+# ---- sorting and running sums and products (issue 26) ----
+from ._core import argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, sort  # noqa: E402
+
+__all__ += ["argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "sort"]
+__all__.sort()
+
 # ---- the user's own operations, built against the installed package (issue 23) ----
 from .build import get_include  # noqa: E402
 from ._load import load  # noqa: E402

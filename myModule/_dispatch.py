@@ -387,6 +387,32 @@ def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     return _target("trace", "numpy.trace")(a)
 
 
+def _sorting(name):
+    def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+        if order is not None:
+            raise _unsupported("numpy.%s with order=" % name)
+        return _target(name, "numpy." + name)(a, axis=axis, kind=kind, stable=stable)
+    return sort
+
+
+def _scanning(name):
+    def scan(a, axis=None, dtype=None, out=None):
+        kwargs = {"axis": axis, "dtype": dtype}
+        if out is not None:
+            kwargs["out"] = out
+        return _target(name, "numpy." + name)(a, **kwargs)
+    return scan
+
+
+def _cumulative(name):
+    def cumulative(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+        kwargs = {"axis": axis, "dtype": dtype, "include_initial": include_initial}
+        if out is not None:
+            kwargs["out"] = out
+        return _target(name, "numpy." + name)(x, **kwargs)
+    return cumulative
+
+
 def _shape(a):
     return a.shape
 
@@ -459,7 +485,9 @@ def _table_functions():
         "ones_like": _like("ones_like"), "empty_like": _like("empty_like"),
         "full_like": _full_like, "copy": _copy, "astype": _astype, "trace": _trace,
         "shape": _shape, "ndim": _ndim, "size": _size, "result_type": _result_type,
-        "can_cast": _can_cast,
+        "can_cast": _can_cast, "sort": _sorting("sort"), "argsort": _sorting("argsort"),
+        "cumsum": _scanning("cumsum"), "cumprod": _scanning("cumprod"),
+        "cumulative_sum": _cumulative("cumulative_sum"), "cumulative_prod": _cumulative("cumulative_prod"),
     }
     for numpy_name, impl in library.items():
         fn = getattr(np, numpy_name, None)

@@ -62,3 +62,40 @@ def count_nonzero(a, axis=None, out=None, keepdims=False):
 #: and drops an integer bound past x's dtype, which a ufunc of the table cannot
 #: mirror.
 clip = np._core.umath.clip
+
+
+def _stable_unless_told(kind, stable):
+    """The GPU's radix sort is stable whatever is asked; the CPU's sort is too
+    unless a kind or stable=False says otherwise, so both sides give the same
+    positions (NumPy's default quicksort would not)."""
+    return True if kind is None and stable is None else stable
+
+
+def sort(a, axis=-1, kind=None, order=None, descending=False, stable=None):
+    """``numpy.sort`` with the array API's ``descending=``: a stable descending
+    sort (equal elements keep their order; NaN first), NumPy having none of its
+    own: the ascending stable sort of the reversed array, reversed back."""
+    if not descending:
+        return np.sort(a, axis=axis, kind=kind, order=order, stable=_stable_unless_told(kind, stable))
+    if axis is None:
+        a, axis = np.ravel(a), 0
+    return np.flip(np.sort(np.flip(a, axis), axis=axis, kind="stable", order=order), axis)
+
+
+def argsort(a, axis=-1, kind=None, order=None, descending=False, stable=None):
+    """``numpy.argsort`` with ``descending=`` as `sort` has it: positions in the
+    reversed array, counted back from the end."""
+    if not descending:
+        return np.argsort(a, axis=axis, kind=kind, order=order, stable=_stable_unless_told(kind, stable))
+    if axis is None:
+        a, axis = np.ravel(a), 0
+    a = np.asarray(a)
+    last = a.shape[axis] - 1 if a.ndim else 0
+    flipped = np.argsort(np.flip(a, axis), axis=axis, kind="stable", order=order)
+    return last - np.flip(flipped, axis)
+
+
+cumsum = np.cumsum
+cumprod = np.cumprod
+cumulative_sum = np.cumulative_sum
+cumulative_prod = np.cumulative_prod

@@ -371,3 +371,17 @@ def test_the_faster_peer_is_the_bar():
     assert target.ratio(results, None) == pytest.approx(4.25 / 8.49)   # the one peer that ran
     del results["CuPy"]
     assert target.ratio(results, None) is None                       # no peer: no verdict
+
+
+def test_the_sort_scan_rows_are_ratios_to_the_faster_peer():
+    import sort_scan_rows
+    stub = types.SimpleNamespace(libs={k: types.SimpleNamespace(mod=None) for k in ("myModule", "CuPy", "PyTorch")},
+                                 data=None)
+    rows = sort_scan_rows.cases(stub, None, run)
+    assert [c.name.split(",")[0] for c in rows] == ["sort", "argsort (stable)", "cumulative_sum"]
+    (target,) = rows[0].targets
+    assert target.evaluate({"myModule": {"median_s": 1.0}}, None) == (None, "n/a")
+    both = {"myModule": {"median_s": 1.0}, "CuPy": {"median_s": 2.0}, "PyTorch": {"median_s": 0.9}}
+    assert target.evaluate(both, None)[1] == "missed"  # PyTorch, the faster peer, wins
+    both["PyTorch"]["median_s"] = 1.5
+    assert target.evaluate(both, None)[1] == "met"

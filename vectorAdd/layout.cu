@@ -70,4 +70,30 @@ void byte_extent(const va_array *a, int64_t *lo, int64_t *hi) {
     *hi = empty ? 0 : high + static_cast<int64_t>(va_dtype_size(a->dtype));
 }
 
+void axis_last_view(const va_array *a, int axis, void *data, va_dtype dtype, va_array *view) {
+    std::memset(view, 0, sizeof(*view));
+    view->data = data;
+    view->dtype = dtype;
+    view->ndim = a->ndim;
+    int64_t step = static_cast<int64_t>(va_dtype_size(dtype));
+    for (int d = 0; d < a->ndim; ++d) view->shape[d] = a->shape[d];
+    if (axis >= 0 && axis < a->ndim) {
+        view->strides[axis] = step;
+        step *= a->shape[axis];
+    }
+    for (int d = a->ndim - 1; d >= 0; --d) {
+        if (d == axis) continue;
+        view->strides[d] = step;
+        step *= a->shape[d];
+    }
+}
+
+bool is_axis_last(const va_array *view, int axis) {
+    va_array expected;
+    axis_last_view(view, axis, view->data, view->dtype, &expected);
+    for (int d = 0; d < view->ndim; ++d)
+        if (view->shape[d] > 1 && view->strides[d] != expected.strides[d]) return false;
+    return true;
+}
+
 }  // namespace va

@@ -30,6 +30,14 @@ void make_walk(const va_array *const *views, int nviews, Walk *walk);
 // The byte range [lo, hi) a view touches, relative to its data pointer.
 void byte_extent(const va_array *a, int64_t *lo, int64_t *hi);
 
+// A view of `data` with `a`'s shape and `dtype` whose elements lie contiguous in
+// C order once `axis` is moved last: the layout sorts and scans work in (each
+// line along the axis one run). Sizes are those of an already validated `a`.
+void axis_last_view(const va_array *a, int axis, void *data, va_dtype dtype, va_array *view);
+
+// Whether `view` already has the layout axis_last_view gives (length-1 dims aside).
+bool is_axis_last(const va_array *view, int axis);
+
 // Offset in bytes of flat (C-order) element `index` along view `v` of `walk`.
 __host__ __device__ inline int64_t walk_offset(const Walk &walk, int v, int64_t index) {
     int64_t offset = 0;

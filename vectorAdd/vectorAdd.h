@@ -287,6 +287,29 @@ va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
 va_status va_trace(int device, const va_array *a, void *result);
 
+/* ---- sorting and scans along an axis, queued on the library's stream of `device` ---- */
+/* Sorts `a` along `axis` (in [0, a->ndim)), stable: equal elements keep their
+ * order, also when `descending`. Floats in NumPy's order: NaN after +inf (first
+ * when descending; NaNs come out as the one quiet NaN), -0.0 equal to 0.0.
+ * `values` (a's dtype) and `indices` (int64: each element's position along the
+ * axis in `a`) have a's shape and any layout; either may be NULL, and `values`
+ * may be `a` itself (an in-place sort). */
+va_status va_sort(int device, const va_array *a, int32_t axis, int32_t descending, const va_array *values,
+                  const va_array *indices);
+
+typedef enum va_scan {
+    VA_SCAN_SUM = 0,  /* running sums (bool: logical or) */
+    VA_SCAN_PROD = 1, /* running products (bool: logical and) */
+    VA_SCAN_MAX_ENUM = 0x7fffffff
+} va_scan;
+
+/* out = the inclusive scan of `a` along `axis`, computed in out's dtype (each
+ * element converted as it is read; integers wrap as NumPy's). out has a's shape
+ * and any layout; axis < 0 scans every element in C order into a 1-d out of a's
+ * size (numpy.cumsum with axis=None). out may overlap `a`. Floats are summed in
+ * a tree order (not NumPy's left to right): within rounding of it. */
+va_status va_cumulative(int device, va_scan kind, const va_array *a, int32_t axis, const va_array *out);
+
 /* ---- creation and indexing, queued on the library's stream of `device` ---- */
 /* Every element of dst (any layout) set to *value, one element of dst's dtype. */
 va_status va_fill(int device, const va_array *dst, const void *value);

@@ -88,3 +88,13 @@ def nonzero(x, /):
     if x.ndim == 0:
         raise ValueError("nonzero() of a 0-d array is not defined by the standard")
     return _core.nonzero(x)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Running sums (axis may be left out only for a 1-d x; bool and int32 sum
+    into the default integer, int64), as ``myModule.cumulative_sum``."""
+    return _core.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _core.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)

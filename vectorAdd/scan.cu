@@ -1,0 +1,128 @@
+// va_cumulative: inclusive scans (running sums and products) along an axis
+// through CUB's DeviceScan. The input is converted into the result's dtype as
+// it is copied with the axis last (the scan then reads one type), scanned in
+// place (by line: InclusiveScanByKey with the line number as the key, which
+// keeps every line in one pass over the data whatever the shape), and copied
+// back through the caller's layout when that is another.
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "dispatch.cuh"
+#include "layout.cuh"
+#include "memory.cuh"
+#include "ops.cuh"
+#include "runtime.cuh"
+
+namespace va {
+namespace {
+
+// Integers wrap as NumPy's do: signed overflow is undefined in C++, so the
+// arithmetic is done unsigned. Bools: sum is or, product is and (NumPy's bool loops).
+template <typename T>
+using Wrapping = typename std::conditional<std::is_integral<T>::value && !std::is_same<T, bool>::value,
+                                           std::make_unsigned<T>, std::enable_if<true, T>>::type::type;
+
+struct Add {
+    template <typename T>
+    __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+        if constexpr (std::is_same<T, bool>::value) return a || b;
+        else return static_cast<T>(static_cast<Wrapping<T>>(a) + static_cast<Wrapping<T>>(b));
+    }
+};
+
+struct Multiply {
+    template <typename T>
+    __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+        if constexpr (std::is_same<T, bool>::value) return a && b;
+        else return static_cast<T>(static_cast<Wrapping<T>>(a) * static_cast<Wrapping<T>>(b));
+    }
+};
+
+// The line an element of the axis-last buffer belongs to.
+struct LineOf {
+    int64_t line;
+    __host__ __device__ int64_t operator()(int64_t i) const { return i / line; }
+};
+
+template <typename T, typename Op>
+va_status scan_in_place(int device, cudaStream_t stream, T *data, int64_t n, int64_t line) {
+    DeviceBuffer temp(device, stream);
+    size_t temp_bytes = 0;
+    auto scan = [&](void *storage) -> cudaError_t {
+        if (line == n) return cub::DeviceScan::InclusiveScan(storage, temp_bytes, data, data, Op{}, n, stream);
+        auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), LineOf{line});
+        return cub::DeviceScan::InclusiveScanByKey(storage, temp_bytes, keys, data, data, Op{}, n,
+                                                   ::cuda::std::equal_to<>{}, stream);
+    };
+    VA_CUDA_CHECK(scan(nullptr));
+    VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
+    VA_CUDA_CHECK(scan(temp.get()));
+    return VA_SUCCESS;
+}
+
+// Whether two views may share bytes (then the scan goes through a buffer).
+bool may_overlap(const va_array *a, const va_array *b) {
+    int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+    byte_extent(a, &alo, &ahi);
+    byte_extent(b, &blo, &bhi);
+    const char *pa = static_cast<const char *>(a->data), *pb = static_cast<const char *>(b->data);
+    return pa + alo < pb + bhi && pb + blo < pa + ahi;
+}
+
+}  // namespace
+}  // namespace va
+
+extern "C" {
+
+va_status va_cumulative(int device, va_scan kind, const va_array *a, int32_t axis, const va_array *out) {
+    int64_t n = 0, nout = 0;
+    VA_CHECK(va::validate(a, &n));
+    VA_CHECK(va::validate(out, &nout));
+    if (kind != VA_SCAN_SUM && kind != VA_SCAN_PROD) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (axis >= a->ndim) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const bool flat = axis < 0;
+    if (flat ? (out->ndim != 1 || nout != n) : !va::same_shape(a, out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_STREAM(device, scope, stream);
+    if (n == 0) return VA_SUCCESS;
+    const int64_t line = flat ? n : a->shape[axis];
+    // The buffer's view with a's shape (flat: C order, the axis-last view of
+    // the last axis is C-contiguous) and the same elements' view as out sees them.
+    const int buffer_axis = flat ? a->ndim - 1 : axis;
+    const bool direct = !va::may_overlap(a, out) &&
+                        (flat ? out->strides[0] == static_cast<int64_t>(va_dtype_size(out->dtype)) || n == 1
+                              : va::is_axis_last(out, axis));
+    va::DeviceBuffer buffer(device, stream);
+    void *data = out->data;
+    if (!direct) {
+        // n elements of at most 8 bytes: n is a validated array's count.
+        VA_CHECK(buffer.allocate(static_cast<size_t>(n) * va_dtype_size(out->dtype)));
+        data = buffer.get();
+    }
+    va_array work;
+    va::axis_last_view(a, buffer_axis, data, out->dtype, &work);
+    VA_CHECK(va::convert_on_stream(device, stream, a, &work, n));
+    VA_CHECK(va::dispatch_dtype(out->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return kind == VA_SCAN_SUM ? va::scan_in_place<T, va::Add>(device, stream, static_cast<T *>(data), n, line)
+                                   : va::scan_in_place<T, va::Multiply>(device, stream, static_cast<T *>(data), n,
+                                                                        line);
+    }));
+    if (direct) return VA_SUCCESS;
+    if (flat) {
+        va_array flat_work = {};
+        flat_work.data = data;
+        flat_work.dtype = out->dtype;
+        flat_work.ndim = 1;
+        flat_work.shape[0] = n;
+        flat_work.strides[0] = static_cast<int64_t>(va_dtype_size(out->dtype));
+        return va::convert_on_stream(device, stream, &flat_work, out, n);
+    }
+    return va::convert_on_stream(device, stream, &work, out, n);
+}
+
+}  // extern "C"

@@ -1,0 +1,265 @@
+// va_sort: stable sorts along an axis through CUB's radix sorts. The axis is
+// moved last into a contiguous buffer of keys (one pass that also makes the
+// keys radix-ready), each line is sorted (one DeviceRadixSort a line for long
+// lines, DeviceSegmentedRadixSort for many short ones), and the result is
+// written back through the caller's layout.
+//
+// One radix sort per key type serves both orders: descending sorts the
+// ascending order of an order-reversing image of the keys (-x for floats, ~x
+// for integers, !x for bools), which keeps equal keys in input order, as the
+// array API's stable descending sort asks; CUB's own descending sort would
+// double the instantiations, each of them seconds of build time.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "dispatch.cuh"
+#include "grid.cuh"
+#include "launch.cuh"
+#include "layout.cuh"
+#include "memory.cuh"
+#include "op_types.cuh"
+#include "ops.cuh"
+#include "runtime.cuh"
+
+namespace va {
+namespace {
+
+constexpr int kThreads = 256;
+// Lines at least this long are sorted one DeviceRadixSort each: the segmented
+// sort gives a line one block, which leaves a GPU idle on a few long lines.
+constexpr int64_t kLongLine = int64_t(1) << 16;
+
+// The radix sort's key for an element of T: bools as bytes 0/1.
+template <typename T>
+using KeyOf = typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type;
+
+// CUB orders floats by their bits, so a NaN with the sign bit set would sort
+// before -inf; every NaN becomes the one positive quiet NaN (what np.nan is).
+template <typename T>
+__device__ __forceinline__ T canonical_nan(T v) {
+    if constexpr (std::is_same<T, float>::value) return v != v ? __int_as_float(0x7fc00000) : v;
+    else if constexpr (std::is_same<T, double>::value)
+        return v != v ? __longlong_as_double(0x7ff8000000000000LL) : v;
+    else return v;
+}
+
+// An order-reversing bijection of the keys (its own inverse).
+template <typename K>
+__device__ __forceinline__ K reversed(K k) {
+    if constexpr (std::is_floating_point<K>::value) return -k;
+    else if constexpr (std::is_same<K, uint8_t>::value) return static_cast<K>(k == 0);
+    else return ~k;
+}
+
+template <typename T>
+__device__ __forceinline__ KeyOf<T> key_of(const char *p, bool descending) {
+    KeyOf<T> k;
+    if constexpr (std::is_same<T, bool>::value) k = *reinterpret_cast<const uint8_t *>(p) != 0;
+    else k = canonical_nan(*reinterpret_cast<const T *>(p));
+    return descending ? reversed(k) : k;
+}
+
+// Walk view 0 is the key buffer (axis last), view 1 the source.
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+gather_keys(const char *src, char *keys, int64_t n, Walk walk, bool descending) {
+    follow_previous_grid();
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
+        int64_t index = i, od = 0, os = 0;
+        for (int d = walk.ndim - 1; d >= 0; --d) {
+            const int64_t extent = walk.shape[d];
+            const int64_t k = index % extent;
+            index /= extent;
+            od += k * walk.strides[0][d];
+            os += k * walk.strides[1][d];
+        }
+        *reinterpret_cast<KeyOf<T> *>(keys + od) = key_of<T>(src + os, descending);
+    }
+}
+
+// Walk view 0 is the destination, view 1 the sorted keys (axis last).
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+scatter_values(const char *keys, char *dst, int64_t n, Walk walk, bool descending) {
+    follow_previous_grid();
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
+        int64_t index = i, od = 0, os = 0;
+        for (int d = walk.ndim - 1; d >= 0; --d) {
+            const int64_t extent = walk.shape[d];
+            const int64_t k = index % extent;
+            index /= extent;
+            od += k * walk.strides[0][d];
+            os += k * walk.strides[1][d];
+        }
+        const KeyOf<T> k = *reinterpret_cast<const KeyOf<T> *>(keys + os);
+        *reinterpret_cast<KeyOf<T> *>(dst + od) = descending ? reversed(k) : k;
+    }
+}
+
+// Each element's position along its line: the values argsort carries along.
+__global__ void __launch_bounds__(kThreads) line_positions(int64_t *out, int64_t n, int64_t line) {
+    follow_previous_grid();
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads)
+        out[i] = i % line;
+}
+
+// Where segment r starts, for the segmented sort (a chunk of lines is under 2**31 elements).
+struct LineStart {
+    int line;
+    __host__ __device__ int operator()(int r) const { return r * line; }
+};
+
+struct Plan {
+    int device;
+    cudaStream_t stream;
+    int64_t n, line, lines;
+};
+
+// Sorts the lines of keys_in into keys_out, carrying positions_in along into
+// positions_out when positions_in is not NULL.
+template <typename K>
+va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t *positions_in,
+                     int64_t *positions_out) {
+    DeviceBuffer temp(p.device, p.stream);
+    size_t temp_bytes = 0;
+    if (p.lines == 1 || p.line >= kLongLine) {
+        auto sort = [&](void *storage, int64_t first) -> cudaError_t {
+            if (positions_in == nullptr)
+                return cub::DeviceRadixSort::SortKeys(storage, temp_bytes, keys_in + first, keys_out + first, p.line,
+                                                      0, int(sizeof(K) * 8), p.stream);
+            return cub::DeviceRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
+                                                   positions_in + first, positions_out + first, p.line, 0,
+                                                   int(sizeof(K) * 8), p.stream);
+        };
+        VA_CUDA_CHECK(sort(nullptr, 0));
+        VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
+        for (int64_t r = 0; r < p.lines; ++r) VA_CUDA_CHECK(sort(temp.get(), r * p.line));
+        return VA_SUCCESS;
+    }
+    // Short lines (line < kLongLine): chunks of whole lines, each under 2**31
+    // elements (the segmented sort counts in int).
+    const int64_t per_chunk = std::numeric_limits<int>::max() / p.line;
+    auto sort = [&](void *storage, int64_t first_line, int64_t count) -> cudaError_t {
+        const int64_t first = first_line * p.line;
+        auto begins = thrust::make_transform_iterator(thrust::make_counting_iterator(0), LineStart{int(p.line)});
+        auto ends = thrust::make_transform_iterator(thrust::make_counting_iterator(1), LineStart{int(p.line)});
+        const int items = static_cast<int>(count * p.line), segments = static_cast<int>(count);
+        if (positions_in == nullptr)
+            return cub::DeviceSegmentedRadixSort::SortKeys(storage, temp_bytes, keys_in + first, keys_out + first,
+                                                           items, segments, begins, ends, 0, int(sizeof(K) * 8),
+                                                           p.stream);
+        return cub::DeviceSegmentedRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
+                                                        positions_in + first, positions_out + first, items,
+                                                        segments, begins, ends, 0, int(sizeof(K) * 8), p.stream);
+    };
+    VA_CUDA_CHECK(sort(nullptr, 0, std::min(per_chunk, p.lines)));
+    VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
+    for (int64_t first = 0; first < p.lines; first += per_chunk)
+        VA_CUDA_CHECK(sort(temp.get(), first, std::min(per_chunk, p.lines - first)));
+    return VA_SUCCESS;
+}
+
+template <typename T>
+va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values,
+                     const va_array *indices) {
+    using K = KeyOf<T>;
+    const size_t key_bytes = static_cast<size_t>(p.n) * sizeof(K);
+    DeviceBuffer keys(p.device, p.stream), sorted(p.device, p.stream);
+    DeviceBuffer positions(p.device, p.stream), sorted_positions(p.device, p.stream);
+    VA_CHECK(keys.allocate(key_bytes));
+    {
+        va_array key_view;
+        axis_last_view(a, axis, keys.get(), a->dtype, &key_view);
+        const va_array *views[2] = {&key_view, a};
+        Walk walk;
+        make_walk(views, 2, &walk);
+        constexpr auto kernel = gather_keys<T>;
+        VA_CUDA_CHECK(launch_kernel(p.device, kernel, resident_grid_for<kernel>(p.device, p.n, kThreads), kThreads,
+                                    p.stream, static_cast<const char *>(a->data), keys.get(), p.n, walk,
+                                    descending));
+    }
+    // Sorted straight into the caller's memory when it has the buffer's layout
+    // and nothing is left to undo (an ascending sort).
+    const bool values_direct = values != nullptr && !descending && is_axis_last(values, axis);
+    const bool indices_direct = indices != nullptr && is_axis_last(indices, axis);
+    K *keys_out = nullptr;
+    if (values_direct) {
+        keys_out = static_cast<K *>(values->data);
+    } else {
+        VA_CHECK(sorted.allocate(key_bytes));
+        keys_out = reinterpret_cast<K *>(sorted.get());
+    }
+    int64_t *positions_in = nullptr, *positions_out = nullptr;
+    if (indices != nullptr) {
+        // 64-bit products of element counts: n already fits a validated array.
+        const size_t position_bytes = static_cast<size_t>(p.n) * sizeof(int64_t);
+        VA_CHECK(positions.allocate(position_bytes));
+        positions_in = reinterpret_cast<int64_t *>(positions.get());
+        VA_CUDA_CHECK(launch_kernel(p.device, line_positions,
+                                    resident_grid_for<line_positions>(p.device, p.n, kThreads), kThreads, p.stream,
+                                    positions_in, p.n, p.line));
+        if (indices_direct) {
+            positions_out = static_cast<int64_t *>(indices->data);
+        } else {
+            VA_CHECK(sorted_positions.allocate(position_bytes));
+            positions_out = reinterpret_cast<int64_t *>(sorted_positions.get());
+        }
+    }
+    VA_CHECK(sort_lines<K>(p, reinterpret_cast<const K *>(keys.get()), keys_out, positions_in, positions_out));
+    if (values != nullptr && !values_direct) {
+        va_array sorted_view;
+        axis_last_view(a, axis, keys_out, a->dtype, &sorted_view);
+        const va_array *views[2] = {values, &sorted_view};
+        Walk walk;
+        make_walk(views, 2, &walk);
+        constexpr auto kernel = scatter_values<T>;
+        VA_CUDA_CHECK(launch_kernel(p.device, kernel, resident_grid_for<kernel>(p.device, p.n, kThreads), kThreads,
+                                    p.stream, reinterpret_cast<const char *>(keys_out),
+                                    static_cast<char *>(values->data), p.n, walk, descending));
+    }
+    if (indices != nullptr && !indices_direct) {
+        va_array sorted_view;
+        axis_last_view(a, axis, positions_out, VA_INT64, &sorted_view);
+        VA_CHECK(convert_on_stream(p.device, p.stream, &sorted_view, indices, p.n));
+    }
+    return VA_SUCCESS;
+}
+
+}  // namespace
+}  // namespace va
+
+extern "C" {
+
+va_status va_sort(int device, const va_array *a, int32_t axis, int32_t descending, const va_array *values,
+                  const va_array *indices) {
+    int64_t n = 0, nv = 0, ni = 0;
+    VA_CHECK(va::validate(a, &n));
+    if (axis < 0 || axis >= a->ndim) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (values != nullptr) {
+        VA_CHECK(va::validate(values, &nv));
+        if (!va::same_shape(a, values) || values->dtype != a->dtype) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    }
+    if (indices != nullptr) {
+        VA_CHECK(va::validate(indices, &ni));
+        if (!va::same_shape(a, indices) || indices->dtype != VA_INT64) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    }
+    VA_ENTER_STREAM(device, scope, stream);
+    if (n == 0 || (values == nullptr && indices == nullptr)) return VA_SUCCESS;
+    va::Plan plan = {device, stream, n, a->shape[axis], n / a->shape[axis]};
+    return va::dispatch_dtype(a->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return va::sort_typed<T>(plan, a, axis, descending != 0, values, indices);
+    });
+}
+
+}  // extern "C"
