@@ -1,9 +1,10 @@
 // va_cumulative: inclusive scans (running sums and products) along an axis
-// through CUB's DeviceScan. The input is converted into the result's dtype as
-// it is copied with the axis last (the scan then reads one type), scanned in
-// place (by line: InclusiveScanByKey with the line number as the key, which
-// keeps every line in one pass over the data whatever the shape), and copied
-// back through the caller's layout when that is another.
+// through CUB's DeviceScan. An input already in the result's dtype with the axis
+// last is scanned as it lies; any other is first converted into that dtype as it
+// is copied with the axis last (the scan then reads one type). By line the scan
+// is InclusiveScanByKey with the line number as the key, which keeps every line
+// in one pass over the data whatever the shape; the result is copied back
+// through the caller's layout when that is another.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -49,14 +50,17 @@ struct LineOf {
     __host__ __device__ int64_t operator()(int64_t i) const { return i / line; }
 };
 
+// CUB's scans are never run in place: on sm_90 an int64 scan with in == out gave
+// wrong sums past the first tile (H100, session 11), so `in` and `out` are always
+// different buffers.
 template <typename T, typename Op>
-va_status scan_in_place(int device, cudaStream_t stream, T *data, int64_t n, int64_t line) {
+va_status scan_lines(int device, cudaStream_t stream, const T *in, T *out, int64_t n, int64_t line) {
     DeviceBuffer temp(device, stream);
     size_t temp_bytes = 0;
     auto scan = [&](void *storage) -> cudaError_t {
-        if (line == n) return cub::DeviceScan::InclusiveScan(storage, temp_bytes, data, data, Op{}, n, stream);
+        if (line == n) return cub::DeviceScan::InclusiveScan(storage, temp_bytes, in, out, Op{}, n, stream);
         auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0), LineOf{line});
-        return cub::DeviceScan::InclusiveScanByKey(storage, temp_bytes, keys, data, data, Op{}, n,
+        return cub::DeviceScan::InclusiveScanByKey(storage, temp_bytes, keys, in, out, Op{}, n,
                                                    ::cuda::std::equal_to<>{}, stream);
     };
     VA_CUDA_CHECK(scan(nullptr));
@@ -93,35 +97,46 @@ va_status va_cumulative(int device, va_scan kind, const va_array *a, int32_t axi
     // The buffer's view with a's shape (flat: C order, the axis-last view of
     // the last axis is C-contiguous) and the same elements' view as out sees them.
     const int buffer_axis = flat ? a->ndim - 1 : axis;
-    const bool direct = !va::may_overlap(a, out) &&
-                        (flat ? out->strides[0] == static_cast<int64_t>(va_dtype_size(out->dtype)) || n == 1
-                              : va::is_axis_last(out, axis));
-    va::DeviceBuffer buffer(device, stream);
-    void *data = out->data;
-    if (!direct) {
-        // n elements of at most 8 bytes: n is a validated array's count.
-        VA_CHECK(buffer.allocate(static_cast<size_t>(n) * va_dtype_size(out->dtype)));
-        data = buffer.get();
-    }
+    // out takes the scan directly when its elements lie axis-last and apart from a's;
+    // a feeds it directly when it already is the buffer the scan wants (out's dtype,
+    // axis last): then the scan is the one pass over the data.
+    const bool out_direct = !va::may_overlap(a, out) &&
+                            (flat ? out->strides[0] == static_cast<int64_t>(va_dtype_size(out->dtype)) || n == 1
+                                  : va::is_axis_last(out, axis));
+    const bool in_direct = a->dtype == out->dtype && va::is_axis_last(a, buffer_axis);
+    const size_t bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);  // n: a validated count
+    va::DeviceBuffer in_buffer(device, stream), out_buffer(device, stream);
+    const void *in = a->data;
     va_array work;
-    va::axis_last_view(a, buffer_axis, data, out->dtype, &work);
-    VA_CHECK(va::convert_on_stream(device, stream, a, &work, n));
+    if (!in_direct) {
+        VA_CHECK(in_buffer.allocate(bytes));
+        va::axis_last_view(a, buffer_axis, in_buffer.get(), out->dtype, &work);
+        VA_CHECK(va::convert_on_stream(device, stream, a, &work, n));
+        in = in_buffer.get();
+    }
+    void *result = out->data;
+    if (!out_direct) {
+        VA_CHECK(out_buffer.allocate(bytes));
+        result = out_buffer.get();
+    }
     VA_CHECK(va::dispatch_dtype(out->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return kind == VA_SCAN_SUM ? va::scan_in_place<T, va::Add>(device, stream, static_cast<T *>(data), n, line)
-                                   : va::scan_in_place<T, va::Multiply>(device, stream, static_cast<T *>(data), n,
-                                                                        line);
+        const T *src = static_cast<const T *>(in);
+        T *dst = static_cast<T *>(result);
+        return kind == VA_SCAN_SUM ? va::scan_lines<T, va::Add>(device, stream, src, dst, n, line)
+                                   : va::scan_lines<T, va::Multiply>(device, stream, src, dst, n, line);
     }));
-    if (direct) return VA_SUCCESS;
+    if (out_direct) return VA_SUCCESS;
     if (flat) {
         va_array flat_work = {};
-        flat_work.data = data;
+        flat_work.data = result;
         flat_work.dtype = out->dtype;
         flat_work.ndim = 1;
         flat_work.shape[0] = n;
         flat_work.strides[0] = static_cast<int64_t>(va_dtype_size(out->dtype));
         return va::convert_on_stream(device, stream, &flat_work, out, n);
     }
+    va::axis_last_view(a, buffer_axis, result, out->dtype, &work);
     return va::convert_on_stream(device, stream, &work, out, n);
 }
 

@@ -50,10 +50,14 @@ __device__ __forceinline__ T canonical_nan(T v) {
     else return v;
 }
 
-// An order-reversing bijection of the keys (its own inverse).
+// An order-reversing bijection of the keys (its own inverse). Floats flip their
+// sign bit as an integer: PTX's neg of a NaN gives "an unspecified NaN", and the
+// H100 kept the canonical NaN positive, so descending sorts put NaN last.
 template <typename K>
 __device__ __forceinline__ K reversed(K k) {
-    if constexpr (std::is_floating_point<K>::value) return -k;
+    if constexpr (std::is_same<K, float>::value) return __int_as_float(__float_as_int(k) ^ INT32_MIN);
+    else if constexpr (std::is_same<K, double>::value)
+        return __longlong_as_double(__double_as_longlong(k) ^ static_cast<long long>(INT64_MIN));
     else if constexpr (std::is_same<K, uint8_t>::value) return static_cast<K>(k == 0);
     else return ~k;
 }
