@@ -73,8 +73,8 @@ int parse_where(PyObject *value, Where *where);
 /* The GPUs `where` sends host data to (at most WHERE_MAX_GPUS): its one GPU, or
  * those of devices() (MYMODULE_DEVICES read at first use). 0, or -1 with ValueError. */
 int where_devices(Where where, int *devices, int *count);
-/* Data on GPU `data_device` with device=`where`: ValueError when where names
- * another GPU (the GPU that holds the data runs the work). */
+/* Data on GPU `data_device` with device=`where`: ValueError when where is the
+ * CPU or names another GPU (the GPU that holds the data runs the work). */
 int where_check_data(Where where, int data_device);
 PyObject *mm_set_devices(PyObject *module, PyObject *arg);
 PyObject *mm_devices(PyObject *module, PyObject *unused);

@@ -134,6 +134,12 @@ int where_devices(Where where, int *devices, int *count)
 
 int where_check_data(Where where, int data_device)
 {
+    if (where == WHERE_CPU) {
+        PyErr_Format(PyExc_ValueError,
+                     "device='cpu' was asked for, but the data is on GPU %d: data on a GPU is "
+                     "computed there (copy it to the host first with .get())", data_device);
+        return -1;
+    }
     if (where.gpu >= 0 && where.gpu != data_device) {
         PyErr_Format(PyExc_ValueError,
                      "device=%d was asked for, but the data is on GPU %d: the GPU that holds the "

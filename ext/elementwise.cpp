@@ -575,11 +575,6 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
         on_device |= c.in[k].device != NULL;
     }
     if (on_device) {
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError,
-                            "device='cpu' was asked for, but an array is on the GPU");
-            goto done;
-        }
         result = run_gpu_device(&c, out_obj, device_out, where);
         if (result != NULL && host_out != NULL) {
             result = device_result_to_host_out(result, host_out);

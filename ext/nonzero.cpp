@@ -154,10 +154,6 @@ static PyObject *mm_nonzero(PyObject *, PyObject *const *args, Py_ssize_t nargs,
         goto done;
     }
     if (a.device != NULL) {
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
-            goto done;
-        }
         if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }

@@ -309,10 +309,6 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
         goto done;
     }
     if (a.device != NULL) {
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
-            goto done;
-        }
         if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }
@@ -507,10 +503,6 @@ PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
     }
     if (a.device != NULL) {
         va_array view, diag;
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
-            goto done;
-        }
         if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }

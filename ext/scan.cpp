@@ -193,10 +193,6 @@ static PyObject *scan_values(ScanRequest *req, PyObject *a_obj, PyObject *device
         goto done;
     }
     if (a.device != NULL) {
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
-            goto done;
-        }
         if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }

@@ -108,10 +108,6 @@ static PyObject *sort_values(const char *name, int want_indices, PyObject *const
         goto done;
     }
     if (a.device != NULL) {
-        if (where == WHERE_CPU) {
-            PyErr_SetString(PyExc_ValueError, "device='cpu' was asked for, but the array is on the GPU");
-            goto done;
-        }
         if (where_check_data(where, a.device->device) < 0) {
             goto done;
         }
