@@ -70,6 +70,17 @@ __device__ __forceinline__ KeyOf<T> key_of(const char *p, bool descending) {
     return descending ? reversed(k) : k;
 }
 
+// The byte offsets of the i-th element (C order over walk.shape) in views 0 and 1.
+__device__ __forceinline__ void offsets_of(const Walk &walk, int64_t i, int64_t *o0, int64_t *o1) {
+    for (int d = walk.ndim - 1; d >= 0; --d) {
+        const int64_t extent = walk.shape[d];
+        const int64_t k = i % extent;
+        i /= extent;
+        *o0 += k * walk.strides[0][d];
+        *o1 += k * walk.strides[1][d];
+    }
+}
+
 // Walk view 0 is the key buffer (axis last), view 1 the source.
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
@@ -77,14 +88,8 @@ gather_keys(const char *src, char *keys, int64_t n, Walk walk, bool descending) 
     follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
-        int64_t index = i, od = 0, os = 0;
-        for (int d = walk.ndim - 1; d >= 0; --d) {
-            const int64_t extent = walk.shape[d];
-            const int64_t k = index % extent;
-            index /= extent;
-            od += k * walk.strides[0][d];
-            os += k * walk.strides[1][d];
-        }
+        int64_t od = 0, os = 0;
+        offsets_of(walk, i, &od, &os);
         *reinterpret_cast<KeyOf<T> *>(keys + od) = key_of<T>(src + os, descending);
     }
 }
@@ -96,14 +101,8 @@ scatter_values(const char *keys, char *dst, int64_t n, Walk walk, bool descendin
     follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
-        int64_t index = i, od = 0, os = 0;
-        for (int d = walk.ndim - 1; d >= 0; --d) {
-            const int64_t extent = walk.shape[d];
-            const int64_t k = index % extent;
-            index /= extent;
-            od += k * walk.strides[0][d];
-            os += k * walk.strides[1][d];
-        }
+        int64_t od = 0, os = 0;
+        offsets_of(walk, i, &od, &os);
         const KeyOf<T> k = *reinterpret_cast<const KeyOf<T> *>(keys + os);
         *reinterpret_cast<KeyOf<T> *>(dst + od) = descending ? reversed(k) : k;
     }
