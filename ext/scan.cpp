@@ -56,16 +56,7 @@ static PyObject *scan_device(DeviceArrayObject *a, const ScanRequest *req)
         shape[0] = array_size(a);
     }
     else {
-        int64_t value;
-        if (!PyIndex_Check(req->axis)) {
-            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
-                         Py_TYPE(req->axis)->tp_name);
-            return NULL;
-        }
-        if ((value = PyNumber_AsSsize_t(req->axis, PyExc_OverflowError)) == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (normalize_axis(value, a->ndim, &axis) < 0) {
+        if (parse_one_axis(req->axis, a->ndim, &axis) < 0) {
             return NULL;
         }
         ndim = a->ndim;
@@ -188,6 +179,7 @@ static PyObject *scan_values(ScanRequest *req, PyObject *a_obj, PyObject *device
     PyObject *result = NULL;
     Operand a;
     Where where;
+    int host_axis = 0; /* checked only: the GPU path reads the axis again */
     memset(&a, 0, sizeof(a));
     if (parse_where(device_obj, &where) < 0 || operand_init(&a, a_obj) < 0) {
         goto done;
@@ -214,6 +206,10 @@ static PyObject *scan_values(ScanRequest *req, PyObject *a_obj, PyObject *device
     }
     if (req->out != NULL && req->out != Py_None && !PyArray_Check(req->out)) {
         PyErr_Format(PyExc_TypeError, "%s: out must be a numpy.ndarray for host data", req->name);
+        goto done;
+    }
+    /* the axis is an argument error: before the GPU's availability is asked */
+    if (req->axis != NULL && req->axis != Py_None && parse_one_axis(req->axis, PyArray_NDIM(a.host), &host_axis) < 0) {
         goto done;
     }
     if (require_cuda(req->name) == 0) {

@@ -48,19 +48,8 @@ static PyObject *sort_device(DeviceArrayObject *a, const SortRequest *req)
         }
     }
     else {
-        int64_t value = -1;
-        if (req->axis != NULL) {
-            if (!PyIndex_Check(req->axis)) {
-                PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer",
-                             Py_TYPE(req->axis)->tp_name);
-                return NULL;
-            }
-            value = PyNumber_AsSsize_t(req->axis, PyExc_OverflowError);
-            if (value == -1 && PyErr_Occurred()) {
-                return NULL;
-            }
-        }
-        if (normalize_axis(value, a->ndim, &axis) < 0) {
+        if (req->axis == NULL ? normalize_axis(-1, a->ndim, &axis) < 0
+                              : parse_one_axis(req->axis, a->ndim, &axis) < 0) {
             return NULL;
         }
         Py_INCREF(a);
@@ -92,6 +81,7 @@ static PyObject *sort_values(const char *name, int want_indices, PyObject *const
     PyObject *result = NULL;
     Operand a;
     Where where;
+    int host_axis = 0; /* checked only: the GPU path reads the axis again */
     SortRequest req;
     memset(&a, 0, sizeof(a));
     req.axis = values[1];
@@ -141,6 +131,10 @@ static PyObject *sort_values(const char *name, int want_indices, PyObject *const
         Py_XDECREF(fn);
         Py_XDECREF(args);
         Py_XDECREF(kwargs);
+        goto done;
+    }
+    /* the axis is an argument error: before the GPU's availability is asked */
+    if (req.axis != NULL && req.axis != Py_None && parse_one_axis(req.axis, PyArray_NDIM(a.host), &host_axis) < 0) {
         goto done;
     }
     if (require_cuda(name) == 0) {

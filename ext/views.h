@@ -30,6 +30,9 @@ int parse_gpu_index(PyObject *obj, int *device);
 int parse_shape(PyObject *obj, int allow_unknown, int *ndim, int64_t *dims);
 /* An axis in [-ndim, ndim) made non-negative; numpy.exceptions.AxisError otherwise. */
 int normalize_axis(int64_t axis, int ndim, int *out);
+/* One axis given as an object (an integer by __index__) for an array of `ndim`
+ * dimensions: TypeError for other kinds, AxisError out of range. */
+int parse_one_axis(PyObject *obj, int ndim, int *axis);
 /* An axis argument (int or tuple of ints) as a list of distinct normalized axes;
  * ValueError "repeated axis" as NumPy. */
 int parse_axes(PyObject *obj, int ndim, int *naxes, int *axes);

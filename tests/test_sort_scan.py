@@ -390,3 +390,30 @@ def test_host_data_through_the_gpu():
     assert mm.cumsum(y, out=out, device="cuda") is out
     np.testing.assert_array_equal(out, np.cumsum(y))
     np.testing.assert_array_equal(np.cumsum(mm.to_device(y)).get(), np.cumsum(y))
+
+
+class _IndexRaises:
+    def __index__(self):
+        raise RuntimeError("axis __index__ raised")
+
+
+class _ArrayLies:
+    """Claims an __array_interface__ it does not have."""
+    @property
+    def __array_interface__(self):
+        raise RuntimeError("protocol raised")
+
+
+@pytest.mark.parametrize("name", ["sort", "argsort", "cumsum", "cumprod"])
+def test_hostile_arguments_are_refused_before_any_gpu_work(name):
+    """Without a GPU or with one: these fail in argument checking (no CudaUnavailableError)."""
+    fn = getattr(mm, name)
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(RuntimeError, match="__index__ raised"):
+        fn(x, axis=_IndexRaises(), device="cuda")
+    with pytest.raises(RuntimeError, match="protocol raised"):
+        fn(_ArrayLies(), device="cuda")
+    with pytest.raises((TypeError, ValueError)):
+        fn(x, axis=0, device=True)
+    with pytest.raises(np.exceptions.AxisError):
+        fn(x, axis=5, device="cuda")
