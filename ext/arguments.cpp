@@ -168,3 +168,12 @@ int64_t auto_threshold(const char *operation)
     }
     return (int64_t)1 << 21;
 }
+
+Where where_for_host_data(Where where, int64_t size, const char *operation)
+{
+    if (where != WHERE_AUTO) {
+        return where;
+    }
+    return size >= auto_threshold(operation) && va_cuda_available() == VA_SUCCESS ? Where(WHERE_CUDA)
+                                                                                  : Where(WHERE_CPU);
+}

@@ -81,6 +81,9 @@ PyObject *mm_devices(PyObject *module, PyObject *unused);
 PyObject *mm_parse_devices(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* Element count from which device="auto" sends host data to the GPU. */
 int64_t auto_threshold(const char *operation);
+/* device="auto" for host data of `size` elements: the GPU from the operation's
+ * threshold on when one is usable, else the CPU; any other choice as it is. */
+Where where_for_host_data(Where where, int64_t size, const char *operation);
 
 /* ---- devicearray.cpp ---- */
 typedef struct {

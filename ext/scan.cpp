@@ -195,11 +195,7 @@ static PyObject *scan_values(ScanRequest *req, PyObject *a_obj, PyObject *device
         PyErr_Format(PyExc_TypeError, "%s() needs an array, got a scalar", req->name);
         goto done;
     }
-    if (where == WHERE_AUTO) {
-        where = ((int64_t)PyArray_SIZE(a.host) >= auto_threshold("sum") && va_cuda_available() == VA_SUCCESS)
-                    ? WHERE_CUDA
-                    : WHERE_CPU;
-    }
+    where = where_for_host_data(where, (int64_t)PyArray_SIZE(a.host), "sum");
     if (where == WHERE_CPU) {
         result = scan_cpu(req, (PyObject *)a.host);
         goto done;

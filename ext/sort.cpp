@@ -109,11 +109,7 @@ static PyObject *sort_values(const char *name, int want_indices, PyObject *const
         PyErr_Format(PyExc_TypeError, "%s() needs an array, got a scalar", name);
         goto done;
     }
-    if (where == WHERE_AUTO) {
-        where = ((int64_t)PyArray_SIZE(a.host) >= auto_threshold("sort") && va_cuda_available() == VA_SUCCESS)
-                    ? WHERE_CUDA
-                    : WHERE_CPU;
-    }
+    where = where_for_host_data(where, (int64_t)PyArray_SIZE(a.host), "sort");
     if (where == WHERE_CPU) {
         static const char *const keywords[] = {"axis", "kind", "order", "descending", "stable"};
         PyObject *fn = host_reference(name), *args = NULL, *kwargs = NULL;
