@@ -77,7 +77,7 @@ SAN_FLAGS = ["-fsanitize=" + SANITIZE, "-fno-omit-frame-pointer"] if SANITIZE el
 extension = Extension(
     "myModule._core",
     sources=["myModule.c"] + sorted(glob.glob("ext/*.cpp")),
-    depends=sorted(glob.glob("ext/*.h")) + ["vectorAdd/vectorAdd.h", LIBRARY],
+    depends=sorted(glob.glob("ext/*.h") + glob.glob("ext/*.def")) + ["vectorAdd/vectorAdd.h", LIBRARY],
     include_dirs=["vectorAdd", "."],
     extra_objects=[LIBRARY],
     library_dirs=[os.path.join(CUDA_PATH, "lib64")],
@@ -98,10 +98,42 @@ DECLARATION = re.compile(
     r'VA_(ELEMENTWISE|REDUCTION|RAW_KERNEL)\(\s*(\w+)\s*,\s*\w+\s*,\s*(?:"([^"]*)"\s*,\s*(\d+))?')
 
 
+# The array functions' declarations (ext/array_functions.def): name, forms, NumPy
+# name, array API name, signature.
+ARRAY_FUNCTION = re.compile(r'VA_ARRAY_FUNCTION\(\s*(\w+)\s*,\s*([A-Z_ |]+?)\s*,\s*"[^"]*"\s*,\s*"[^"]*"\s*,'
+                            r'\s*"([^"]*)"')
+STUB_TYPES = {"array": "Any", "axis": "SupportsIndex", "axes": "Union[SupportsIndex, Sequence[SupportsIndex]]",
+              "new_axes": "Union[SupportsIndex, Sequence[SupportsIndex]]", "object": "Any"}
+
+
+def array_function_stubs():
+    """The module functions, and the methods as a class DeviceArray's stub derives from."""
+    with open(os.path.join(ROOT, "ext", "array_functions.def")) as f:
+        declarations = ARRAY_FUNCTION.findall(f.read())
+    functions, methods = [], []
+    for name, forms, signature in declarations:
+        params = []
+        for item in (part.strip() for part in signature.split(",")):
+            if item in ("/", "*"):
+                params.append(item)
+                continue
+            pname, _, rest = item.partition(":")
+            kind, _, default = rest.partition("=")
+            annotation = STUB_TYPES[kind.strip()]
+            params.append("%s: %s" % (pname.strip(), "Optional[%s] = ..." % annotation if default else annotation))
+        if "AF_FUNCTION" in forms:
+            functions.append("def %s(%s) -> Any: ..." % (name, ", ".join(params)))
+        if "AF_METHOD" in forms:
+            methods.append("    def %s(self, %s) -> Any: ..." % (name, ", ".join(params[1:])))
+    return ([""] + functions +
+            ["", "", "class _ArrayFunctionMethods:"] + (methods or ["    pass"]))
+
+
 def stage_op_stubs():
-    lines = ['"""The op table\'s functions, for type checkers (written by setup.py from the',
-             'declarations of ops/ and user_ops/; __init__ adds the functions at import)."""',
-             "from typing import Any", ""]
+    lines = ['"""The op table\'s functions and the declared array functions, for type checkers',
+             '(written by setup.py from the declarations of ops/, user_ops/ and',
+             'ext/array_functions.def; __init__ adds the functions at import)."""',
+             "from typing import Any, Optional, Sequence, SupportsIndex, Union", ""]
     for path in sorted(glob.glob(os.path.join(ROOT, "ops", "*.cu")) +
                        glob.glob(os.path.join(ROOT, "user_ops", "*.cu"))):
         with open(path) as f:
@@ -113,6 +145,7 @@ def stage_op_stubs():
                 params = ", ".join("%s: Any" % a for a in args.split(",") if a)
                 tail = "grid: Any = None, block: Any = None" if kind == "RAW_KERNEL" else "device: Any = 'auto'"
                 lines.append("def %s(%s, /, out: Any = None, %s) -> Any: ..." % (name, params, tail))
+    lines += array_function_stubs()
     text = "\n".join(lines) + "\n"
     target = os.path.join(ROOT, "myModule", "_ops.pyi")
     if not os.path.exists(target) or open(target).read() != text:

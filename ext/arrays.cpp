@@ -1,6 +1,7 @@
 /* One registration call for creation.cpp, indexing.cpp, manipulation.cpp and nonzero.cpp. */
 #include "arrays.h"
 #include "array_api.h"
+#include "array_functions.h"
 #include "creation.h"
 #include "indexing.h"
 #include "manipulation.h"
@@ -63,6 +64,7 @@ static PyMethodDef testing_functions[] = {
 int arrays_init(PyObject *module)
 {
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
+        array_functions_init(module) < 0 ||
         array_api_init(module) < 0 || nonzero_init(module) < 0 ||
         reductions_init() < 0 || sort_init(module) < 0 || scan_init(module) < 0 ||
         PyModule_AddFunctions(module, testing_functions) < 0) {

@@ -4,6 +4,7 @@
  * va_copy_convert (which also converts the dtype). */
 #include <string.h>
 
+#include "array_functions.h"
 #include "checked.h"
 #include "creation.h"
 #include "manipulation.h"
@@ -50,15 +51,7 @@ static DeviceArrayObject *gpu_operand(PyObject *obj, const char *what)
     return result;
 }
 
-/* One step of a module function on its array (a view made, or refused). */
-typedef PyObject *(*ArrayStep)(DeviceArrayObject *a, void *context, int trial);
-
-/* A module function's step on its array argument, with argument errors before
- * the device check (../shared/SPEC.md): host data is tried first on a
- * placeholder of its shape (its own host pointer, never read: the steps only
- * make views), so a bad axis or shape raises NumPy's error on a machine
- * without a GPU; then it is uploaded and the step runs for real. */
-static PyObject *on_gpu_operand(PyObject *obj, const char *what, ArrayStep step, void *context)
+PyObject *on_gpu_operand(PyObject *obj, const char *what, ArrayStep step, void *context)
 {
     PyObject *result = NULL, *imported = NULL, *trial = NULL;
     PyArrayObject *host = NULL;
@@ -479,73 +472,83 @@ static PyObject *squeeze_array(DeviceArrayObject *a, PyObject *axis_obj)
     return (PyObject *)view_of(a, &g);
 }
 
-static PyObject *da_squeeze(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+/* ---- the array functions of array_functions.def ---- */
+
+PyObject *array_function_squeeze(DeviceArrayObject *a, const ArgValue *args)
 {
-    static const char *const names[] = {"axis"};
-    PyObject *values[1];
-    if (parse_arguments("squeeze", args, nargs, kwnames, names, 1, 0, 1, values) < 0) {
-        return NULL;
-    }
-    return squeeze_array(SELF, values[0]);
+    /* the axis stays an object: NumPy lets a 0-d array take axis 0 or -1 */
+    return squeeze_array(a, args[1].given ? args[1].object : NULL);
 }
 
-static PyObject *squeeze_step(DeviceArrayObject *a, void *axis, int) { return squeeze_array(a, (PyObject *)axis); }
-
-static PyObject *mm_squeeze(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *array_function_expand_dims(DeviceArrayObject *a, const ArgValue *args)
 {
-    static const char *const names[] = {"a", "axis"};
-    PyObject *values[2];
-    if (parse_arguments("squeeze", args, nargs, kwnames, names, 2, 1, 2, values) < 0) {
-        return NULL;
+    const ArgValue &axis = args[1];
+    int inserted[VA_MAX_NDIM] = {0};
+    ViewGeometry g;
+    g.offset = 0;
+    g.ndim = a->ndim + axis.naxes;
+    for (int i = 0; i < axis.naxes; ++i) {
+        inserted[axis.axes[i]] = 1;
     }
-    return on_gpu_operand(values[0], "squeeze", squeeze_step, values[1]);
-}
-
-static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int);
-
-static PyObject *mm_expand_dims(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"a", "axis"};
-    PyObject *values[2];
-    if (parse_arguments("expand_dims", args, nargs, kwnames, names, 2, 2, 2, values) < 0) {
-        return NULL;
-    }
-    return on_gpu_operand(values[0], "expand_dims", expand_dims_step, values[1]);
-}
-
-static PyObject *expand_dims_step(DeviceArrayObject *a, void *context, int)
-{
-    PyObject *axis = (PyObject *)context;
-    PyObject *result = NULL;
-    int n = 0, axes[VA_MAX_NDIM], inserted[VA_MAX_NDIM] = {0};
-    Py_ssize_t count = (PyTuple_Check(axis) || PyList_Check(axis)) ? PySequence_Size(axis) : 1;
-    if (count < 0) {
-        return NULL;
-    }
-    if (a->ndim + count > VA_MAX_NDIM) {
-        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
-    }
-    else if (parse_axes(axis, a->ndim + (int)count, &n, axes) == 0) {
-        ViewGeometry g;
-        g.offset = 0;
-        g.ndim = a->ndim + n;
-        for (int i = 0; i < n; ++i) {
-            inserted[axes[i]] = 1;
+    for (int d = 0, s = 0; d < g.ndim; ++d) {
+        if (inserted[d]) {
+            g.shape[d] = 1;
+            g.strides[d] = 0;
         }
-        for (int d = 0, s = 0; d < g.ndim; ++d) {
-            if (inserted[d]) {
-                g.shape[d] = 1;
-                g.strides[d] = 0;
-            }
-            else {
-                g.shape[d] = a->shape[s];
-                g.strides[d] = a->strides[s];
-                ++s;
-            }
+        else {
+            g.shape[d] = a->shape[s];
+            g.strides[d] = a->strides[s];
+            ++s;
         }
-        result = (PyObject *)view_of(a, &g);
     }
-    return result;
+    return (PyObject *)view_of(a, &g);
+}
+
+PyObject *array_function_swapaxes(DeviceArrayObject *a, const ArgValue *args)
+{
+    ViewGeometry g;
+    geometry_of(a, &g);
+    const int i = args[1].axis, j = args[2].axis;
+    g.offset = 0;
+    g.shape[i] = a->shape[j];
+    g.strides[i] = a->strides[j];
+    g.shape[j] = a->shape[i];
+    g.strides[j] = a->strides[i];
+    return (PyObject *)view_of(a, &g);
+}
+
+PyObject *array_function_moveaxis(DeviceArrayObject *a, const ArgValue *args)
+{
+    const ArgValue &source = args[1], &destination = args[2];
+    if (source.naxes != destination.naxes) {
+        PyErr_SetString(PyExc_ValueError,
+                        "`source` and `destination` arguments must have the same number of elements");
+        return NULL;
+    }
+    /* the axes not moved keep their order in the places left free */
+    int order[VA_MAX_NDIM], placed[VA_MAX_NDIM] = {0}, moved[VA_MAX_NDIM] = {0};
+    for (int k = 0; k < source.naxes; ++k) {
+        order[destination.axes[k]] = source.axes[k];
+        placed[destination.axes[k]] = 1;
+        moved[source.axes[k]] = 1;
+    }
+    for (int d = 0, next = 0; d < a->ndim; ++d) {
+        if (placed[d]) {
+            continue;
+        }
+        while (moved[next]) {
+            ++next;
+        }
+        order[d] = next++;
+    }
+    ViewGeometry g;
+    g.offset = 0;
+    g.ndim = a->ndim;
+    for (int d = 0; d < a->ndim; ++d) {
+        g.shape[d] = a->shape[order[d]];
+        g.strides[d] = a->strides[order[d]];
+    }
+    return (PyObject *)view_of(a, &g);
 }
 
 static PyObject *broadcast_step(DeviceArrayObject *a, void *context, int);
@@ -1129,7 +1132,6 @@ static PyMethodDef manipulation_methods[] = {
     {"ravel", FASTCALL(da_ravel), "ravel(order='C')\n--\n\nA 1-d view when contiguous, else a copy."},
     {"flatten", FASTCALL(da_flatten), "flatten(order='C')\n--\n\nA 1-d copy."},
     {"transpose", FASTCALL(da_transpose), "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)."},
-    {"squeeze", FASTCALL(da_squeeze), "squeeze(axis=None)\n--\n\nA view without the length-1 axes."},
     {"astype", FASTCALL(da_astype),
      "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\nA converted copy on the same GPU."},
     {"copy", FASTCALL(da_copy), "copy(order='C')\n--\n\nA C-contiguous copy on the same GPU."},
@@ -1147,8 +1149,6 @@ static PyMethodDef manipulation_functions[] = {
     {"ravel", FASTCALL(mm_ravel), "ravel(a, order='C')\n--\n\nnumpy.ravel for GPU arrays."},
     {"transpose", FASTCALL(mm_transpose), "transpose(a, axes=None)\n--\n\nnumpy.transpose for GPU arrays (a view)."},
     {"permute_dims", FASTCALL(mm_permute_dims), "permute_dims(a, axes)\n--\n\nThe array API's transpose (a view)."},
-    {"squeeze", FASTCALL(mm_squeeze), "squeeze(a, axis=None)\n--\n\nnumpy.squeeze for GPU arrays (a view)."},
-    {"expand_dims", FASTCALL(mm_expand_dims), "expand_dims(a, axis)\n--\n\nnumpy.expand_dims for GPU arrays (a view)."},
     {"broadcast_to", FASTCALL(mm_broadcast_to),
      "broadcast_to(array, shape)\n--\n\nnumpy.broadcast_to for GPU arrays (a view with zero strides)."},
     {"concatenate", FASTCALL(mm_concatenate),

@@ -86,17 +86,24 @@ int parse_gpu_index(PyObject *obj, int *device)
     return -1;
 }
 
-int parse_one_axis(PyObject *obj, int ndim, int *axis)
+int axis_index(PyObject *obj, int64_t *value)
 {
     if (!PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an integer", Py_TYPE(obj)->tp_name);
         return -1;
     }
-    Py_ssize_t value = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
-    if (value == -1 && PyErr_Occurred()) {
+    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+    if (v == -1 && PyErr_Occurred()) {
         return -1;
     }
-    return normalize_axis(value, ndim, axis);
+    *value = (int64_t)v;
+    return 0;
+}
+
+int parse_one_axis(PyObject *obj, int ndim, int *axis)
+{
+    int64_t value = 0;
+    return axis_index(obj, &value) < 0 ? -1 : normalize_axis(value, ndim, axis);
 }
 
 static int index_value(PyObject *obj, int64_t *out)

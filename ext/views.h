@@ -30,6 +30,9 @@ int parse_gpu_index(PyObject *obj, int *device);
 int parse_shape(PyObject *obj, int allow_unknown, int *ndim, int64_t *dims);
 /* An axis in [-ndim, ndim) made non-negative; numpy.exceptions.AxisError otherwise. */
 int normalize_axis(int64_t axis, int ndim, int *out);
+/* An axis as an integer (by __index__), not yet checked against a shape:
+ * TypeError for other kinds, OverflowError past 64 bits. */
+int axis_index(PyObject *obj, int64_t *value);
 /* One axis given as an object (an integer by __index__) for an array of `ndim`
  * dimensions: TypeError for other kinds, AxisError out of range. */
 int parse_one_axis(PyObject *obj, int ndim, int *axis);

@@ -66,17 +66,21 @@ __all__ = sorted([
 
 # ---- arrays on a GPU: creation, indexing, shapes and types (issue 11) ----
 from ._core import (  # noqa: E402
-    arange, astype, broadcast_to, concatenate, copy, empty, empty_like, expand_dims, eye, full,
-    full_like, linspace, nonzero, ones, ones_like, permute_dims, ravel, reshape, squeeze, stack,
-    transpose, zeros, zeros_like,
+    arange, astype, broadcast_to, concatenate, copy, empty, empty_like, eye, full, full_like,
+    linspace, nonzero, ones, ones_like, permute_dims, ravel, reshape, stack, transpose, zeros,
+    zeros_like,
 )
 
 __all__ += [
-    "arange", "astype", "broadcast_to", "concatenate", "copy", "empty", "empty_like", "expand_dims",
-    "eye", "full", "full_like", "linspace", "nonzero", "ones", "ones_like", "permute_dims", "ravel",
-    "reshape",
-    "squeeze", "stack", "transpose", "zeros", "zeros_like",
+    "arange", "astype", "broadcast_to", "concatenate", "copy", "empty", "empty_like", "eye", "full",
+    "full_like", "linspace", "nonzero", "ones", "ones_like", "permute_dims", "ravel", "reshape",
+    "stack", "transpose", "zeros", "zeros_like",
 ]
+# The declared array functions (ext/array_functions.def): each is exported from
+# its one declaration.
+array_functions = tuple(_f for _f in _core._array_functions if _f["function"])
+globals().update({_f["name"]: getattr(_core, _f["name"]) for _f in array_functions})
+__all__ += [_f["name"] for _f in array_functions]
 __all__.sort()
 
 # ---- sorting and running sums and products (issue 26) ----

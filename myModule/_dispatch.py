@@ -333,14 +333,6 @@ def _permute_dims(a, axes=None):
     return _target("permute_dims", "numpy.permute_dims")(a, axes)
 
 
-def _squeeze(a, axis=None):
-    return _target("squeeze", "numpy.squeeze")(a, axis=axis)
-
-
-def _expand_dims(a, axis):
-    return _target("expand_dims", "numpy.expand_dims")(a, axis)
-
-
 def _broadcast_to(array, shape, subok=False):
     return _target("broadcast_to", "numpy.broadcast_to")(array, shape)
 
@@ -479,7 +471,7 @@ def _table_functions():
     library = {
         "where": _where, "nonzero": _nonzero, "flatnonzero": _flatnonzero, "argwhere": _argwhere,
         "reshape": _reshape, "ravel": _ravel, "transpose": _transpose,
-        "permute_dims": _permute_dims, "squeeze": _squeeze, "expand_dims": _expand_dims,
+        "permute_dims": _permute_dims,
         "broadcast_to": _broadcast_to, "concatenate": _joining("concatenate"),
         "stack": _joining("stack"), "zeros_like": _like("zeros_like"),
         "ones_like": _like("ones_like"), "empty_like": _like("empty_like"),
@@ -489,6 +481,12 @@ def _table_functions():
         "cumsum": _scanning("cumsum"), "cumprod": _scanning("cumprod"),
         "cumulative_sum": _cumulative("cumulative_sum"), "cumulative_prod": _cumulative("cumulative_prod"),
     }
+    # The declared array functions (ext/array_functions.def) that name a NumPy
+    # function of the same signature.
+    for declared in _core._array_functions:
+        if declared["numpy"].startswith("numpy."):
+            numpy_name = declared["numpy"][len("numpy."):]
+            library[numpy_name] = _passthrough(declared["name"], declared["numpy"])
     for numpy_name, impl in library.items():
         fn = getattr(np, numpy_name, None)
         # permute_dims is transpose itself in some NumPy versions: transpose's

@@ -5,7 +5,8 @@ runs it, so that adding an operation touches no other file):
   python3 scripts/optable_docs.py [PATH]     (default: build/docs/operations.md)
 
 The list goes beside PATH, as array-api-elementwise.inc (docs/array-api.rst
-includes it).
+includes it), and the declared array functions' table as array-functions.inc
+(docs/device-arrays.rst).
 """
 import os
 import sys
@@ -48,6 +49,18 @@ def elementwise_inc(names):
     return "\n".join(textwrap.wrap(text, 96, break_on_hyphens=False)) + "\n"
 
 
+def array_functions_inc(declared):
+    """The declared array functions (ext/array_functions.def) as a list-table."""
+    out = [".. list-table::", "   :header-rows: 1", "", "   * - function", "     - as", "     - NumPy dispatch",
+           "     - array API", "     - what it does"]
+    for f in declared:
+        forms = [form for form, present in (("function", f["function"]), ("method", f["method"])) if present]
+        out += ["   * - ``%s%s``" % (f["name"], f["signature"]), "     - %s" % ", ".join(forms),
+                "     - %s" % ("``np.%s``" % f["numpy"].split(".", 1)[1] if f["numpy"] else ""),
+                "     - %s" % ("``%s``" % f["array_api"] if f["array_api"] else ""), "     - %s" % f["doc"]]
+    return "\n".join(out) + "\n"
+
+
 def main(argv):
     # The source tree's build by default (make docs); --installed documents the
     # package the interpreter finds (the tests of an installed wheel).
@@ -63,6 +76,8 @@ def main(argv):
     from myModule.array_api import _elementwise
     with open(os.path.join(os.path.dirname(os.path.abspath(path)), "array-api-elementwise.inc"), "w") as f:
         f.write(elementwise_inc(_elementwise.names))
+    with open(os.path.join(os.path.dirname(os.path.abspath(path)), "array-functions.inc"), "w") as f:
+        f.write(array_functions_inc(myModule._core._array_functions))
     return 0
 
 

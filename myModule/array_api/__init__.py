@@ -15,8 +15,8 @@ from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int6
 from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
 from ._info import __array_namespace_info__
 from ._manipulation import (
-    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, moveaxis, permute_dims,
-    repeat, reshape, roll, squeeze, stack, take, unstack,
+    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, permute_dims, repeat,
+    reshape, roll, squeeze, stack, take, unstack,
 )
 from ._sorting import argsort, sort
 from ._statistical import (  # noqa: A004
@@ -33,6 +33,8 @@ newaxis = None
 pi = 3.141592653589793
 
 globals().update(_elementwise_functions)
+# The declared array functions whose signature is the standard's (ext/array_functions.def).
+globals().update({_f["array_api"]: getattr(_core, _f["name"]) for _f in _core._array_functions if _f["array_api"]})
 
 
 def matrix_transpose(x, /):

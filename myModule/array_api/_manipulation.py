@@ -69,17 +69,6 @@ def flip(x, /, *, axis=None):
     return x[tuple(index)]
 
 
-def moveaxis(x, source, destination, /):
-    src = _axes(source, x.ndim)
-    dst = _axes(destination, x.ndim)
-    if len(src) != len(dst):
-        raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [a for a in range(x.ndim) if a not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return _core.permute_dims(x, tuple(order))
-
-
 def take(x, indices, /, *, axis=None):
     if axis is None:
         if x.ndim != 1:
