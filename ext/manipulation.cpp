@@ -517,6 +517,27 @@ PyObject *array_function_swapaxes(DeviceArrayObject *a, const ArgValue *args)
     return (PyObject *)view_of(a, &g);
 }
 
+PyObject *array_function_flip(DeviceArrayObject *a, const ArgValue *args)
+{
+    int flipped[VA_MAX_NDIM] = {0};
+    for (int d = 0; d < a->ndim; ++d) {
+        flipped[d] = !args[1].given;
+    }
+    for (int k = 0; args[1].given && k < args[1].naxes; ++k) {
+        flipped[args[1].axes[k]] = 1;
+    }
+    ViewGeometry g;
+    geometry_of(a, &g);
+    for (int d = 0; d < a->ndim; ++d) {
+        if (flipped[d] && g.shape[d] > 1) {
+            /* the last element comes first; within the array's own extent */
+            g.offset += (g.shape[d] - 1) * g.strides[d];
+            g.strides[d] = -g.strides[d];
+        }
+    }
+    return (PyObject *)view_of(a, &g);
+}
+
 PyObject *array_function_moveaxis(DeviceArrayObject *a, const ArgValue *args)
 {
     const ArgValue &source = args[1], &destination = args[2];
