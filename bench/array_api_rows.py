@@ -1,13 +1,13 @@
 """Rows of the array API namespace (myModule.array_api) beside the op table's own rows:
 var (a composition of reductions), clip, all and nonzero (a count pass, one wait for the
 count, a pass writing the indices) on a device array, beside CuPy's and PyTorch's own
-functions. Timed by run.py as every other
-GPU row (Entry of kind "gpu": timeit_gpu over the same rotating input sets).
+functions. Timed as every other GPU row (Entry of kind "gpu": timeit_gpu over the same
+rotating input sets).
 
-cases(b, libs) is called from run.py's case list with its Builders; the helpers come
-from the module that defines Builders, so that run.py (run as __main__) is not imported
-a second time."""
-import sys
+cases(b, libs) is called from bench/run.py's list of rows with its Builders."""
+from harness.cases import Case, Entry, n_label
+from harness.inputs import rotating1
+from harness.targets import faster_peer_ratio
 
 N = 2**26
 ITEM = 8  # float64
@@ -50,11 +50,10 @@ ROWS = {
 
 
 def cases(b, libs):
-    run = sys.modules[type(b).__module__]
     mm = libs["myModule"]
     if not mm.ok:
-        return [run.Case("array API namespace", "array-api", None, {},
-                         note="no rows: %s" % mm.reason(False))]
+        return [Case("array API namespace", "array-api", None, {},
+                     note="no rows: %s" % mm.reason(False))]
     out = []
     for name, (text, nbytes) in ROWS.items():
         entries = {}
@@ -63,9 +62,9 @@ def cases(b, libs):
 
             def build(name=name, label=label, lib=lib):
                 fn = _functions(name, label, lib.mod)
-                return run.rotating1(fn, [x for x, _ in b.data.dev_sets(label, N)])
-            entries[label] = run.Entry(build, "array-api:%s:%s:%d" % (name, label, N), True, "gpu")
-        out.append(run.Case("array API %s, device array, n = %s" % (text, run.n_label(N)), "array-api",
-                            nbytes, entries, [run.faster_peer_ratio(
-                                1.0, "<= 1.0x the faster of CuPy and PyTorch")]))
+                return rotating1(fn, [x for x, _ in b.data.dev_sets(label, N)])
+            entries[label] = Entry(build, "array-api:%s:%s:%d" % (name, label, N), True, "gpu")
+        out.append(Case("array API %s, device array, n = %s" % (text, n_label(N)), "array-api",
+                        nbytes, entries, [faster_peer_ratio(
+                            1.0, "<= 1.0x the faster of CuPy and PyTorch")]))
     return out

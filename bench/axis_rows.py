@@ -2,12 +2,16 @@
 reduced over axis 0 (C order: the kept dim is the fast side, so reads must be spread
 over columns), over axis 1, over everything (max) and averaged over axis 1, beside CuPy
 and PyTorch; NumPy on the same values in host memory is informational. Every contender
-is timed as the other GPU rows are (run.timeit_gpu around its call, one sync after the
+is timed as the other GPU rows are (timeit_gpu around its call, one sync after the
 loop): a myModule result is a DeviceArray queued without a host wait.
 
-The full sum of 1e8 device elements in a loop is run.py's "sum, device array, n = 1e8"
-row (no host wait either: a device input's reduction stays on the GPU).
+The full sum of 1e8 device elements in a loop is bench/peers_table_rows.py's "sum,
+device array, n = 1e8" row (no host wait either: a device input's reduction stays on
+the GPU).
 """
+from harness.cases import Case, Entry
+from harness.inputs import ITEM
+from harness.targets import time_ratio
 
 SIDE = 10_000
 
@@ -20,7 +24,7 @@ ROWS = [
 ]
 
 
-def _entry(b, run, label, title, call):
+def _entry(b, label, title, call):
     """One contender's entry: its own copy of the matrix (uploaded once, shared by the
     rows), called with its own library."""
     lib = b.libs[label]
@@ -29,20 +33,19 @@ def _entry(b, run, label, title, call):
     def build():
         x = b.data.dev_matrix(label, SIDE) if on_gpu else b.data.matrix(SIDE)
         return lambda: call(lib.mod, x)
-    return run.Entry(build, "axis:%s:%s:%d" % (title, label, SIDE), on_gpu, "gpu" if on_gpu else "host",
-                     repeats=None if on_gpu else b.s.repeats_host_big)
+    return Entry(build, "axis:%s:%s:%d" % (title, label, SIDE), on_gpu, "gpu" if on_gpu else "host",
+                 repeats=None if on_gpu else b.s.repeats_host_big)
 
 
-def cases(b, libs, run):
-    """The rows, as run.Case objects (`run` is bench/run.py's module: its Case, Entry,
-    time_ratio and ITEM)."""
-    nbytes = SIDE * SIDE * run.ITEM
+def cases(b, libs):
+    """The rows, as Case objects."""
+    nbytes = SIDE * SIDE * ITEM
     out = []
     for title, numpy_call, torch_call, limit in ROWS:
-        entries = {label: _entry(b, run, label, title, torch_call if label == "PyTorch" else numpy_call)
+        entries = {label: _entry(b, label, title, torch_call if label == "PyTorch" else numpy_call)
                    for label in ("myModule", "CuPy", "PyTorch", "NumPy")}
-        out.append(run.Case("%s, device %dx%d float64" % (title, SIDE, SIDE), "axis", nbytes, entries,
-                            [run.time_ratio("myModule", "CuPy", "<=", limit,
-                                            "<= %gx CuPy's time" % limit)],
-                            note="NumPy: the same values in host memory (informational)"))
+        out.append(Case("%s, device %dx%d float64" % (title, SIDE, SIDE), "axis", nbytes, entries,
+                        [time_ratio("myModule", "CuPy", "<=", limit,
+                                    "<= %gx CuPy's time" % limit)],
+                        note="NumPy: the same values in host memory (informational)"))
     return out

@@ -1,11 +1,14 @@
 """The C floor of a one-element call, measured in the same run as the rows held to
 it: bench/probes/launch_floor.cu (an empty kernel + cudaStreamSynchronize, host
 clock per call) compiled with nvcc for the GPUs present and run once. The n = 1
-rows' target is a ratio to this figure (bench/TARGETS.md), never an absolute time.
+rows' target is a ratio to this figure (bench/TARGETS.md), never an absolute time;
+the floor itself is a row of its own (informational).
 """
 import json
 import os
 import subprocess
+
+from harness.table import fmt_time
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probes", "launch_floor.cu")
 
@@ -46,3 +49,12 @@ def measure(cuda_path, build_dir, has_gpu):
     if proc.returncode != 0 and res.get("status") == "ok":
         res = {"status": "error", "why": "rc %d" % proc.returncode}
     return res
+
+
+def row(floor):
+    """The C floor itself (informational: the n = 1 rows' targets divide by it)."""
+    ok = floor.get("status") == "ok"
+    return {"case": "C floor: empty kernel launch + cudaStreamSynchronize (bench/probes/launch_floor.cu)",
+            "cells": [fmt_time(floor["median_s"]) if ok else floor.get("status", "skipped"), "-", "-", "-"],
+            "ratio": "median of %s rounds" % floor.get("rounds") if ok else (floor.get("why") or ""),
+            "target": "(the floor of the n = 1 rows)", "result": "info" if ok else "n/a", "evals": []}

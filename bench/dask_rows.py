@@ -5,17 +5,13 @@ The whole stack is timed: graph building, scheduling and the kernels, as a user
 sees it. The cluster benchmarks (LocalCUDACluster, 1 and 2 GPUs) are in
 bench/dask_local.py.
 
-    cases(b, libs) -> [Case]     (called from bench/run.py's case list)
+    cases(b, libs) -> [Case]     (called from bench/run.py's list of rows)
 """
-import sys
+from harness.cases import Case, Entry
+from harness.targets import time_ratio
 
 N = 1 << 26          # float64 elements per array, as the op-table rows
 CHUNKS = 8
-
-
-def _run_module(b):
-    """bench/run.py itself (as __main__ or imported): Case, Entry and time_ratio."""
-    return sys.modules[type(b).__module__]
 
 
 def _dask_missing():
@@ -45,7 +41,7 @@ def _arrays(label, libs, count):
     return out
 
 
-def _entry(run, label, libs, what):
+def _entry(label, libs, what):
     missing = _dask_missing()
     if label == "myModule" and not missing and not libs["CuPy"].ok:
         missing = "the chunks are made by CuPy, which is not importable"
@@ -60,18 +56,17 @@ def _entry(run, label, libs, what):
         fn = (lambda: mm.sum(x)) if label == "myModule" else (lambda: x.sum())
         return lambda: fn().compute(scheduler="threads")
 
-    return run.Entry(build, "dask:%s:%s:%d" % (what, label, N), True, "gpu", skip=missing)
+    return Entry(build, "dask:%s:%s:%d" % (what, label, N), True, "gpu", skip=missing)
 
 
 def cases(b, libs):
-    run = _run_module(b)
     rows = []
     for what, title, nbytes in (("add", "add", 3 * N * 8), ("sum", "sum", N * 8)):
-        entries = {label: _entry(run, label, libs, what) for label in ("myModule", "CuPy")}
-        rows.append(run.Case(
+        entries = {label: _entry(label, libs, what) for label in ("myModule", "CuPy")}
+        rows.append(Case(
             "%s, Dask array of %d device chunks, n = 2^26, threaded scheduler" % (title, CHUNKS),
             "dask", nbytes, entries,
-            [run.time_ratio("myModule", "CuPy", "<=", 1.0, "<= dask+CuPy's time")],
+            [time_ratio("myModule", "CuPy", "<=", 1.0, "<= dask+CuPy's time")],
             note="myModule: DeviceArray chunks and myModule.%s; CuPy: CuPy chunks and Dask's own"
                  % what))
     return rows

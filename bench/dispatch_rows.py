@@ -4,33 +4,29 @@ answer to the same NumPy calls (its own ``__array_ufunc__``/``__array_function__
 PyTorch has no such dispatch for CUDA tensors (NumPy converts them through the host,
 which fails), so its cells say so.
 
-The inputs are bench/run.py's device sets (``Data.dev_sets``), timed by its
+The inputs are the harness's device sets (``Data.dev_sets``), timed by its
 ``timeit_gpu`` through its ``Entry``/``Case`` machinery, so the rows compare with the
-direct-call rows there ("add, device arrays, n = 1e6", ...): the difference is the
-cost of going through NumPy.
+direct-call rows of bench/peers_table_rows.py ("add, device arrays, n = 1e6", ...): the
+difference is the cost of going through NumPy.
 """
-import sys
-
 import numpy as np
+
+from harness.cases import Case, Entry, n_label
+from harness.inputs import ITEM, rotating
+from harness.targets import time_ratio
 
 NO_TORCH = "PyTorch: NumPy ufuncs and functions do not dispatch to CUDA tensors"
 
 
-def _kit(b):
-    """bench/run.py's module (Entry, Case, rotating ...), whether it runs as __main__ or was imported."""
-    return sys.modules[type(b).__module__]
-
-
 def _entry(b, label, what, n, call, sync_each):
     """`call(x, y)` over the contender's device sets of size n."""
-    run = _kit(b)
     key = "dispatch:%s:%s:%d:%d" % (what, label, n, sync_each)
     if label == "PyTorch":
-        return run.Entry(None, key, True, "gpu", sync_each, skip=NO_TORCH)
+        return Entry(None, key, True, "gpu", sync_each, skip=NO_TORCH)
 
     def build():
-        return run.rotating(call, b.data.dev_sets(label, n))
-    return run.Entry(build, key, True, "gpu", sync_each)
+        return rotating(call, b.data.dev_sets(label, n))
+    return Entry(build, key, True, "gpu", sync_each)
 
 
 def _add(x, y):
@@ -48,7 +44,6 @@ def _add_reduce(x, _y):
 def cases(b, libs):
     """The dispatch rows: np.add at n = 1 (call + sync: the dispatch overhead itself)
     and n = 1e6, np.sum and np.add.reduce at n = 1e6 (call + sync)."""
-    run = _kit(b)
     labels = ("myModule", "CuPy", "PyTorch")
     rows = []
     # (what, call, n, sync after every call, arrays read and written per call)
@@ -58,9 +53,9 @@ def cases(b, libs):
                                            ("np.add.reduce(d)", _add_reduce, 10**6, True, 1)):
         entries = {c: _entry(b, c, what, n, fn, sync_each) for c in labels}
         name = "%s via NumPy dispatch, device arrays, n = %s%s" % (
-            what, run.n_label(n), ", call + sync" if sync_each else "")
-        rows.append(run.Case(
-            name, "dispatch", None if n == 1 else arrays * n * run.ITEM, entries,
-            [run.time_ratio("myModule", "CuPy", "<=", 1.0, "<= 1.0x CuPy's time")],
+            what, n_label(n), ", call + sync" if sync_each else "")
+        rows.append(Case(
+            name, "dispatch", None if n == 1 else arrays * n * ITEM, entries,
+            [time_ratio("myModule", "CuPy", "<=", 1.0, "<= 1.0x CuPy's time")],
             note=NO_TORCH))
     return rows

@@ -19,26 +19,18 @@ myModule entry warms up both settings before it is timed, and takes REPEATS repe
 bench/probes/host_pipeline.py times them in turn, round after round, with the
 pipeline's per-stage trace.
 
-run.py calls cases(b, libs) and times the entries with its own helpers (timeit_host).
+bench/run.py calls cases(b, libs); the entries are timed as every host row (timeit_host).
 """
-import sys
-
 import numpy as np
+
+from harness.cases import Case, Entry
+from harness.targets import Target, time_of, time_ratio
 
 ITEM = 8
 N = 10**9
 N_QUICK = 10**8
 CHUNK = 1 << 30          # bytes per cudaMemcpyAsync of the bound (one pinned buffer a GPU)
 REPEATS = 7              # per myModule entry, --quick or not (the host path is noisy)
-
-
-def _api():
-    """run.py's Case, Entry and Target (run.py is __main__ when it runs the bench)."""
-    main = sys.modules.get("__main__")
-    if main is not None and hasattr(main, "Case") and hasattr(main, "timeit_host"):
-        return main
-    import run  # noqa: PLC0415 - imported by tests or another driver
-    return run
 
 
 def transfer_plan(total_bytes, ngpus, chunk=CHUNK):
@@ -112,12 +104,11 @@ def _transfers(cp, pinned, gpus, up_bytes, down_bytes):
 
 
 def cases(b, libs):
-    api = _api()
     mm_lib, cp_lib = libs["myModule"], libs["CuPy"]
     n = N_QUICK if b.s.quick else N
     if not mm_lib.usable(True):
-        return [api.Case("host data on every GPU", "multi-gpu", None, {},
-                         note="no rows: %s" % mm_lib.reason(True))]
+        return [Case("host data on every GPU", "multi-gpu", None, {},
+                     note="no rows: %s" % mm_lib.reason(True))]
     mm = mm_lib.mod
     count = mm.device_count()
     every = list(range(count))
@@ -145,46 +136,46 @@ def cases(b, libs):
                 warm()
                 warm()
             return make(chosen)
-        return api.Entry(build, "multi-gpu:%s:%s:%d" % (what, gpus, n), True, "host",
-                         repeats=REPEATS)
+        return Entry(build, "multi-gpu:%s:%s:%d" % (what, gpus, n), True, "host",
+                     repeats=REPEATS)
 
     def cp_entry(gpus, up, down):
         def build():
             return _transfers(cp_lib.mod, pinned, gpus, up, down)
-        return api.Entry(build, "multi-gpu:pinned:%s:%d:%d" % (gpus, up, down), True, "host")
+        return Entry(build, "multi-gpu:pinned:%s:%d:%d" % (gpus, up, down), True, "host")
 
     def recording(key, target):
         """target, and the case's myModule time kept under key."""
         def ratio(results, ceiling):
-            board[key] = api._t(results, "myModule")
+            board[key] = time_of(results, "myModule")
             return target.ratio(results, ceiling)
-        return api.Target(target.label, ratio, target.op, target.threshold, target.text)
+        return Target(target.label, ratio, target.op, target.threshold, target.text)
 
     def speedup(key):
         def ratio(results, _ceiling):
-            one, all_ = board.get(key), api._t(results, "myModule")
+            one, all_ = board.get(key), time_of(results, "myModule")
             return None if one is None or all_ is None else one / all_
-        return api.Target("1 GPU/%d GPUs time" % count, ratio, ">=", 1.7, ">= 1.7x one GPU")
+        return Target("1 GPU/%d GPUs time" % count, ratio, ">=", 1.7, ">= 1.7x one GPU")
 
     out = []
     # Pinned bandwidth, each GPU alone and all at once: informational.
     for direction, up, down in (("H2D", CHUNK * 4, 0), ("D2H", 0, CHUNK * 4)):
         for g in every:
-            out.append(api.Case("pinned %s 4 GiB, GPU %d alone (CuPy memcpyAsync)" % (direction, g),
-                                "multi-gpu", up + down, {"CuPy": cp_entry([g], up, down)},
-                                note="one-way bytes"))
+            out.append(Case("pinned %s 4 GiB, GPU %d alone (CuPy memcpyAsync)" % (direction, g),
+                            "multi-gpu", up + down, {"CuPy": cp_entry([g], up, down)},
+                            note="one-way bytes"))
         if count > 1:
-            out.append(api.Case("pinned %s 4 GiB a GPU, all %d GPUs at once" % (direction, count),
-                                "multi-gpu", (up + down) * count,
-                                {"CuPy": cp_entry(every, up * count, down * count)},
-                                note="one-way bytes, all GPUs together"))
+            out.append(Case("pinned %s 4 GiB a GPU, all %d GPUs at once" % (direction, count),
+                            "multi-gpu", (up + down) * count,
+                            {"CuPy": cp_entry(every, up * count, down * count)},
+                            note="one-way bytes, all GPUs together"))
     label = "n = %s, device='cuda'" % ("1e9" if n == N else "1e8")
     for what, up, down in (("add", 16 * n, 8 * n), ("sum", 8 * n, 0)):
         moved = up + down
         title = ("add, NumPy in, pinned out=" if what == "add" else "sum, NumPy in")
-        fraction = api.time_ratio("CuPy", "myModule", ">=", 0.6,
-                                  ">= 60% of the pinned bound (CuPy column)")
-        out.append(api.Case(
+        fraction = time_ratio("CuPy", "myModule", ">=", 0.6,
+                              ">= 60% of the pinned bound (CuPy column)")
+        out.append(Case(
             "%s, %s, GPU 0 alone (set_devices([0])); CuPy: its pinned bound" % (title, label),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, [0]), "CuPy": cp_entry([0], up, down)},
@@ -193,7 +184,7 @@ def cases(b, libs):
         # On one GPU the all-GPU row is the same path as GPU 0 alone: it should cost
         # the same, and no speed-up is asked of it.
         targets = [fraction, speedup(what)] if count > 1 else [fraction]
-        out.append(api.Case(
+        out.append(Case(
             "%s, %s, all %d GPUs; CuPy: their pinned bound" % (title, label, count),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, None), "CuPy": cp_entry(every, up, down)},

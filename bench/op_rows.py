@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-# Operations that had rows before the op table (bench/run.py keeps those rows as they are).
+# Operations that had rows before the op table (their rows: bench/peers_table_rows.py).
 CLASSIC_BINOPS = ("add", "subtract", "multiply", "divide")
 DTYPE = "float64"
 PARAM = 2.0                 # every scalar parameter (axpy's alpha)

@@ -1,11 +1,14 @@
 """Rows of sorting and running sums (issue 26): sort float64 n = 1e8, argsort float64
 n = 1e7 (stable), cumulative_sum float64 n = 1e8, on arrays already on the GPU, beside
 CuPy (cupy.sort, cupy.argsort, cupy.cumsum) and PyTorch (torch.sort / torch.argsort with
-stable=True, torch.cumsum). Timed as the other GPU rows (run.timeit_gpu around a loop of
+stable=True, torch.cumsum). Timed as the other GPU rows (timeit_gpu around a loop of
 calls, one sync after it); every contender sorts the same standard normal values.
 
 Targets (issue 26): at most the faster peer's time in the same run (a ratio, no seconds).
 """
+from harness.cases import Case, Entry, n_label
+from harness.inputs import ITEM
+from harness.targets import faster_peer_ratio
 
 # (title, n, myModule call, CuPy call, PyTorch call)
 ROWS = [
@@ -19,20 +22,20 @@ ROWS = [
 PEER_RATIO = 1.0            # myModule's time over the faster peer's, same run
 
 
-def _entry(b, run, label, title, n, call):
+def _entry(b, label, title, n, call):
     def build():
         x = b.data.dev_sets(label, n, k=1)[0][0]
         mod = b.libs[label].mod
         return lambda: call(mod, x)
-    return run.Entry(build, "sort_scan:%s:%s:%d" % (title, label, n), True, "gpu")
+    return Entry(build, "sort_scan:%s:%s:%d" % (title, label, n), True, "gpu")
 
 
-def cases(b, libs, run):
-    """The rows, as run.Case objects (`run` is bench/run.py's module)."""
+def cases(b, libs):
+    """The rows, as Case objects."""
     out = []
     for title, n, mine, cupy_call, torch_call in ROWS:
         calls = {"myModule": mine, "CuPy": cupy_call, "PyTorch": torch_call}
-        entries = {label: _entry(b, run, label, title, n, call) for label, call in calls.items()}
-        out.append(run.Case("%s, float64, n = %s, on the GPU" % (title, run.n_label(n)), "sort_scan",
-                            n * run.ITEM, entries, [run.faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)], note="bytes read"))
+        entries = {label: _entry(b, label, title, n, call) for label, call in calls.items()}
+        out.append(Case("%s, float64, n = %s, on the GPU" % (title, n_label(n)), "sort_scan",
+                        n * ITEM, entries, [faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)], note="bytes read"))
     return out

@@ -1,7 +1,6 @@
 """bench/axis_rows.py: the rows of reductions over axes build for every contender and
 compute the same values (checked on host arrays with stand-ins for the GPU libraries:
 no GPU needed)."""
-import importlib.util
 import os
 import sys
 
@@ -12,10 +11,11 @@ import myModule
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
 _path = list(sys.path)
 sys.path.insert(0, BENCH)
-_spec = importlib.util.spec_from_file_location("bench_run_axis", os.path.join(BENCH, "run.py"))
-run = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run)
 import axis_rows  # noqa: E402
+from harness import inputs  # noqa: E402
+from harness.builders import Builders  # noqa: E402
+from harness.contenders import Lib  # noqa: E402
+from harness.settings import Settings  # noqa: E402
 sys.path[:] = _path
 
 
@@ -40,18 +40,18 @@ def test_rows_compute_numpys_values(monkeypatch):
     monkeypatch.setattr(axis_rows, "SIDE", side)
     libs = {}
     for label, mod in (("myModule", myModule), ("NumPy", np), ("CuPy", np), ("PyTorch", FakeTorch())):
-        lib = run.Lib(label)
+        lib = Lib(label)
         lib.mod, lib.ok, lib.gpu = mod, True, True
         libs[label] = lib
-    data = run.Data(libs, side * side, l2_bytes=1024)
-    monkeypatch.setattr(run, "upload", lambda lib, host: host)
-    b = run.Builders(libs, data, run.Settings(True))
-    cases = axis_rows.cases(b, libs, run)
+    data = inputs.Data(libs, side * side, l2_bytes=1024)
+    monkeypatch.setattr(inputs, "upload", lambda lib, host: host)
+    b = Builders(libs, data, Settings(True))
+    cases = axis_rows.cases(b, libs)
     assert [c.name.split(",")[0] for c in cases] == [r[0] for r in axis_rows.ROWS]
     x = data.matrix(side)
     expected = [x.sum(axis=0), x.sum(axis=1), x.max(), x.mean(axis=1)]
     for case, want in zip(cases, expected):
-        assert case.nbytes == side * side * run.ITEM
+        assert case.nbytes == side * side * inputs.ITEM
         assert set(case.entries) == {"myModule", "CuPy", "PyTorch", "NumPy"}
         assert case.targets and case.targets[0].label == "myModule/CuPy time"
         for label, entry in case.entries.items():

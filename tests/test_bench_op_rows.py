@@ -1,8 +1,8 @@
-"""The benchmark's rows derived from the op table (bench/op_rows.py, bench/run.py), checked
+"""The benchmark's rows derived from the op table (bench/op_rows.py, bench/op_table_rows.py), checked
 without a GPU: the contenders are NumPy-backed stand-ins for CuPy and PyTorch and
 myModule's CPU path, so the inputs each row builds and the function each contender is
 given are held to the NumPy reference of the declaration."""
-import importlib.util
+import importlib
 import io
 import json
 import os
@@ -19,15 +19,17 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
+import c_floor  # noqa: E402
+import first_call_rows  # noqa: E402
 import op_rows  # noqa: E402
-
-# bench/run.py puts the repository root on sys.path for its own runs; the suite may be
-# testing another build (MYMODULE_TESTS_ROOT), so the path is restored after the import.
-_path = list(sys.path)
-_spec = importlib.util.spec_from_file_location("bench_run", os.path.join(BENCH, "run.py"))
-run = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run)
-sys.path[:] = _path
+import op_table_rows  # noqa: E402
+from harness import targets  # noqa: E402
+from harness.builders import Builders  # noqa: E402
+from harness.contenders import Lib  # noqa: E402
+from harness.inputs import Data  # noqa: E402
+from harness.runner import Runner  # noqa: E402
+from harness.settings import Settings  # noqa: E402
+from harness.table import fmt_time, table_rows  # noqa: E402
 
 OPS = {d["name"]: d for d in myModule.ops}
 N = 1000
@@ -115,7 +117,7 @@ def test_counterparts_by_name_with_torch_spellings():
 
 def test_rows_cover_every_operation_but_the_classic_ones():
     libs = fake_libs()
-    cases = run.op_table_cases(run.Builders(libs, None, run.Settings(True)), libs)
+    cases = op_table_rows.cases(Builders(libs, None, Settings(True)), libs)
     names = [c.name for c in cases]
     for d in op_rows.ops_of(myModule.ops, "elementwise"):
         row = "%s, device arrays, n = 2^26" % d["name"]
@@ -170,7 +172,7 @@ def fake_libs():
     libs = {}
     for label, mod in (("NumPy", np), ("myModule", mm), ("CuPy", FakeCupy()),
                        ("PyTorch", FakeTorch())):
-        lib = run.Lib(label)
+        lib = Lib(label)
         lib.mod, lib.ok, lib.gpu = mod, True, True
         libs[label] = lib
     return libs
@@ -178,17 +180,17 @@ def fake_libs():
 
 @pytest.fixture
 def small_sizes(monkeypatch):
-    monkeypatch.setattr(run, "N_2_26", 2048)
-    monkeypatch.setattr(run, "N_1E8", 3000)
+    monkeypatch.setattr(op_table_rows, "N_2_26", 2048)
+    monkeypatch.setattr(op_table_rows, "N_1E8", 3000)
 
 
 def test_rows_measure_every_contender_on_the_same_operation(small_sizes):
     libs = fake_libs()
-    data = run.Data(libs, 2 * 3000, l2_bytes=1024)
-    settings = run.Settings(True)
+    data = Data(libs, 2 * 3000, l2_bytes=1024)
+    settings = Settings(True)
     settings.repeats_gpu, settings.min_time, settings.max_inner = 2, 1e-5, 2
-    b = run.Builders(libs, data, settings)
-    cases = run.op_table_cases(b, libs)
+    b = Builders(libs, data, settings)
+    cases = op_table_rows.cases(b, libs)
     src = (data.A, data.B)
     for case in cases:
         for label, entry in case.entries.items():
@@ -197,7 +199,7 @@ def test_rows_measure_every_contender_on_the_same_operation(small_sizes):
             got = entry.build()()
             name = case.name.split(",")[0]
             decl = OPS[name]
-            n = run.N_2_26 if case.group == "op-%d" % run.N_2_26 else run.N_1E8
+            n = op_table_rows.N_2_26 if case.group == "op-%d" % op_table_rows.N_2_26 else op_table_rows.N_1E8
             if case.group == "axpy":
                 want = 2.0 * data.A[:n] + data.B[:n]
             else:
@@ -206,8 +208,8 @@ def test_rows_measure_every_contender_on_the_same_operation(small_sizes):
             assert op_rows.agrees(np.asarray(got), want), (case.name, label)
         data.clear()
 
-    results = run.Runner(libs, data, settings).run_cases(cases, lambda msg: None)
-    rows = run.table_rows(results, 1e12, {"status": "skipped"}, None)
+    results = Runner(libs, data, settings).run_cases(cases, lambda msg: None)
+    rows = table_rows(results, 1e12)
     by_name = {r["case"]: r for r in rows}
     for case, res in results:
         if "myModule" not in res:  # the informational row naming what is not covered (user kernels)
@@ -218,7 +220,7 @@ def test_rows_measure_every_contender_on_the_same_operation(small_sizes):
                 # Only an operation the peer lacks (axpy, the softplus example) skips it,
                 # and the row says so.
                 name = case.name.split(",")[0]
-                assert case.group == "op-%d" % run.N_2_26 and name in ("axpy", "softplus")
+                assert case.group == "op-%d" % op_table_rows.N_2_26 and name in ("axpy", "softplus")
                 assert res[label]["why"] == "%s has no %s" % (label, name)
                 assert "%s has no %s" % (label, name) in by_name[case.name]["ratio"]
             else:
@@ -261,14 +263,14 @@ def test_first_call_row_verdicts():
            {"name": "b", "first_s": 3e-3, "warm_s": 1e-5, "correct": True}]
     fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [],
           "skipped": []}
-    row = run.first_call_ops_row(fc)
+    row = first_call_rows.first_call_ops_row(fc)
     assert row["result"] == "missed" and row["cells"][0].startswith("worst b")
     ops[1]["first_s"] = 5e-4
     fc["worst"] = op_rows.worst_first_call(ops)
-    assert run.first_call_ops_row(fc)["result"] == "met"
+    assert first_call_rows.first_call_ops_row(fc)["result"] == "met"
     fc["wrong"] = ["a"]
-    assert run.first_call_ops_row(fc)["result"] == "missed"
-    assert run.first_call_ops_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+    assert first_call_rows.first_call_ops_row(fc)["result"] == "missed"
+    assert first_call_rows.first_call_ops_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
 
 
 def test_first_call_row_leaves_the_module_load_to_its_own_row():
@@ -277,24 +279,24 @@ def test_first_call_row_leaves_the_module_load_to_its_own_row():
     fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [], "skipped": [],
           "first_load": ops[0]}
     assert fc["worst"]["name"] == "b"
-    assert run.first_call_ops_row(fc)["result"] == "met"          # 20x
+    assert first_call_rows.first_call_ops_row(fc)["result"] == "met"          # 20x
     # the module load (first - warm) against CuPy's first call of the same run
     fc["cupy_first_s"] = 0.1
-    load = run.first_load_row(fc)
+    load = first_call_rows.first_load_row(fc)
     assert load["result"] == "met" and load["evals"][0]["ratio"] == pytest.approx((40e-3 - 1e-5) / 0.1)
-    assert load["evals"][0]["threshold"] == run.FIRST_LOAD_PEER_RATIO
+    assert load["evals"][0]["threshold"] == first_call_rows.FIRST_LOAD_PEER_RATIO
     fc["cupy_first_s"] = 0.05                                      # 0.8x CuPy's first call
-    assert run.first_load_row(fc)["result"] == "missed"
+    assert first_call_rows.first_load_row(fc)["result"] == "missed"
     fc["cupy_first_s"] = 0.1
     ops[0]["correct"] = False
-    assert run.first_load_row(fc)["result"] == "missed"
+    assert first_call_rows.first_load_row(fc)["result"] == "missed"
     ops[0]["correct"] = True
     fc["cupy_first_s"] = None                                       # no peer: no verdict
-    assert run.first_load_row(fc)["result"] == "n/a"
+    assert first_call_rows.first_load_row(fc)["result"] == "n/a"
     ops[0]["correct"] = False                                       # a wrong result misses anyway
-    assert run.first_load_row(fc)["result"] == "missed"
-    assert run.first_load_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
-    assert run.first_load_row({"status": "error", "why": "rc 1"})["result"] == "missed"
+    assert first_call_rows.first_load_row(fc)["result"] == "missed"
+    assert first_call_rows.first_load_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+    assert first_call_rows.first_load_row({"status": "error", "why": "rc 1"})["result"] == "missed"
 
 
 def test_first_call_targets_are_ratios_to_a_warm_call():
@@ -304,12 +306,12 @@ def test_first_call_targets_are_ratios_to_a_warm_call():
         ops = [{"name": "load", "first_s": 1.0, "warm_s": 1.0, "correct": True, "loads_module": True},
                {"name": "x", "first_s": warm + 5e-4, "warm_s": warm, "correct": True, "loads_module": False}]
         fc = {"status": "ok", "ops": ops, "worst": op_rows.worst_first_call(ops), "wrong": [], "skipped": []}
-        assert run.first_call_ops_row(fc)["result"] == want, warm
+        assert first_call_rows.first_call_ops_row(fc)["result"] == want, warm
 
 
 def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
     floor = {}
-    target = run.floor_ratio("myModule", 1.2, "<= 1.2x the C floor", floor=floor)
+    target = targets.floor_ratio("myModule", 1.2, "<= 1.2x the C floor", floor=floor)
     results = {"myModule": {"median_s": 10e-6}}
     assert target.evaluate(results, None) == (None, "n/a")    # no floor measured: no verdict
     floor.update(status="ok", median_s=9e-6)
@@ -317,14 +319,13 @@ def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
     assert verdict == "met" and value == pytest.approx(10 / 9)
     floor["median_s"] = 8e-6
     assert target.evaluate(results, None)[1] == "missed"
-    row = run.c_floor_row(dict(floor, rounds=31))
-    assert row["cells"][0] == run.fmt_time(8e-6) and row["result"] == "info"
-    assert run.c_floor_row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+    row = c_floor.row(dict(floor, rounds=31))
+    assert row["cells"][0] == fmt_time(8e-6) and row["result"] == "info"
+    assert c_floor.row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
 
 
 def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
-    import c_floor
-    src = open(os.path.join(BENCH, "run.py")).read()
+    src = open(os.path.join(BENCH, "peers_table_rows.py")).read()
     n1 = src[src.index('"%s, device arrays, n = 1, call + sync"'):]
     assert "floor_ratio(" in n1[:400], "the n = 1 rows lost their floor target"
     assert os.path.exists(c_floor.PROBE)
@@ -332,7 +333,6 @@ def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
 
 
 def test_c_floor_probe_output_is_parsed_and_checked():
-    import c_floor
     ok = c_floor.parse('noise\n{"status": "ok", "median_s": 8.7e-06, "min_s": 8.5e-06, "rounds": 31}\n')
     assert ok["status"] == "ok" and ok["median_s"] == 8.7e-06
     assert c_floor.parse("")["status"] == "error"
@@ -346,7 +346,7 @@ def test_the_slice_row_is_a_ratio_to_cupy():
     import array_rows
     stub = types.SimpleNamespace(libs={k: types.SimpleNamespace(mod=None) for k in ("myModule", "CuPy", "PyTorch")},
                                  data=None)
-    case = next(c for c in array_rows.cases(stub, None, run) if "slice" in c.name)
+    case = next(c for c in array_rows.cases(stub, None) if "slice" in c.name)
     (target,) = case.targets
     assert target.evaluate({"myModule": {"median_s": 1e-6}}, None) == (None, "n/a")  # no peer: no verdict
     assert target.evaluate({"myModule": {"median_s": 1e-6}, "CuPy": {"median_s": 2e-6}}, None)[1] == "met"
@@ -364,7 +364,7 @@ def test_no_absolute_time_thresholds_in_the_bench():
 
 
 def test_the_faster_peer_is_the_bar():
-    target = run.faster_peer_ratio(1.0, "<= 1.0x the faster peer")
+    target = targets.faster_peer_ratio(1.0, "<= 1.0x the faster peer")
     results = {"myModule": {"median_s": 4.25e-4}, "CuPy": {"median_s": 8.49e-4}, "PyTorch": {"median_s": 4.07e-4}}
     assert target.ratio(results, None) == pytest.approx(4.25 / 4.07)   # PyTorch, not CuPy
     del results["PyTorch"]
@@ -377,7 +377,7 @@ def test_the_sort_scan_rows_are_ratios_to_the_faster_peer():
     import sort_scan_rows
     stub = types.SimpleNamespace(libs={k: types.SimpleNamespace(mod=None) for k in ("myModule", "CuPy", "PyTorch")},
                                  data=None)
-    rows = sort_scan_rows.cases(stub, None, run)
+    rows = sort_scan_rows.cases(stub, None)
     assert [c.name.split(",")[0] for c in rows] == ["sort", "argsort (stable)", "cumulative_sum"]
     (target,) = rows[0].targets
     assert target.evaluate({"myModule": {"median_s": 1.0}}, None) == (None, "n/a")

@@ -593,15 +593,16 @@ def test_shape_and_trace_on_the_gpu():
 
 # ------------------------------------------------------------------ the benchmark's rows
 
-def test_bench_rows_are_cases_of_run_py():
+def test_bench_rows_are_cases_of_the_harness():
     import importlib
     import sys
     bench = os.path.join(ROOT, "bench")
     if bench not in sys.path:
         sys.path.insert(0, bench)
-    run = importlib.import_module("run")
-    rows = importlib.import_module("dispatch_rows").cases(run.Builders({}, None, None), {})
-    assert rows and all(isinstance(c, run.Case) for c in rows)
+    from harness.builders import Builders
+    from harness.cases import Case
+    rows = importlib.import_module("dispatch_rows").cases(Builders({}, None, None), {})
+    assert rows and all(isinstance(c, Case) for c in rows)
     for case in rows:
         assert set(case.entries) == {"myModule", "CuPy", "PyTorch"}
         assert "NumPy dispatch" in case.name
