@@ -1,22 +1,20 @@
-/* DeviceArray's array API members forward to myModule/array_api/_array.py: the
+/* DeviceArray's array API members forward to myModule/array_api/_array.py (the
+ * package's array_api hook, hooks.h): the
  * standard's semantics live in Python beside the namespace, and the type only
  * needs the names (methods of a static type cannot be added from Python). */
 #include "array_api.h"
+#include "hooks.h"
 #include "views.h"
 
 /* helper(self, *args, **kwargs) for the function `name` of the Python module. */
 static PyObject *forward(const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames)
 {
-    PyObject *module = NULL, *helper = NULL, *result = NULL;
+    PyObject *helper = NULL, *result = NULL;
     PyObject **all = NULL;
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
 
-    module = PyImport_ImportModule("myModule.array_api._array");
-    if (module == NULL) {
-        goto fail;
-    }
-    helper = PyObject_GetAttrString(module, name);
+    helper = hook_attribute(HOOK_ARRAY_API, name);
     if (helper == NULL) {
         goto fail;
     }
@@ -34,7 +32,6 @@ static PyObject *forward(const char *name, PyObject *self, PyObject *const *args
 fail:
     PyMem_Free(all);
     Py_XDECREF(helper);
-    Py_XDECREF(module);
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "array_api.h"
 #include "array_functions.h"
 #include "creation.h"
+#include "hooks.h"
 #include "indexing.h"
 #include "manipulation.h"
 #include "nonzero.h"
@@ -52,6 +53,12 @@ static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t n
 }
 
 static PyMethodDef testing_functions[] = {
+    {"_install_hooks", (PyCFunction)(void (*)(void))mm_install_hooks, METH_FASTCALL | METH_KEYWORDS,
+     "_install_hooks(*, errors, reference, dask, array_api)\n--\n\nThe package's modules the extension "
+     "calls (myModule/__init__.py installs them at import)."},
+    {"_promote_types", (PyCFunction)(void (*)(void))mm_promote_types, METH_FASTCALL,
+     "_promote_types(a, b)\n--\n\nThe dtype both dtypes promote to, as every operation promotes its arrays "
+     "(numpy.promote_types over the supported dtypes)."},
     {"_normalize_axis", (PyCFunction)(void (*)(void))mm_normalize_axis, METH_FASTCALL | METH_KEYWORDS,
      "_normalize_axis(axis, ndim, allow_duplicates=False)\n--\n\nAn axis (int) or axes (tuple) made "
      "non-negative; numpy.exceptions.AxisError out of range, ValueError for a repeated axis."},

@@ -17,8 +17,8 @@
 
 #include "vectorAdd.h"
 
-/* ---- errors.cpp: status codes to the exceptions of myModule._errors ---- */
-int errors_init(void);
+/* ---- errors.cpp: status codes to the exceptions of myModule._errors (the
+ * package's errors hook, hooks.h) ---- */
 /* Raises the exception that matches `status` (details from va_last_error) and
  * returns NULL. */
 PyObject *raise_status(va_status status);
@@ -42,6 +42,9 @@ const char *va_dtype_name(va_dtype dtype);
  * "or"), from the dtype enum: the messages that list them cannot fall behind it. */
 const char *supported_dtypes_and(void);
 const char *supported_dtypes_or(void);
+/* _core._promote_types(a, b): the library's one promotion (va_promote_types) for
+ * the Python side (the array API's result_type and can_cast). */
+PyObject *mm_promote_types(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- arguments.cpp: vectorcall argument parsing ---- */
 /* Fills values[i] (borrowed, NULL when absent) for names[0..nnames) from positional

@@ -1,7 +1,8 @@
 /* Dask arrays as arguments: found by their __dask_graph__ and handed to
- * myModule.dask (a Python module, imported on first use so that users
- * without Dask never pay for it). */
+ * myModule.dask (the package's dask hook, hooks.h: imported on first use so
+ * that users without Dask never pay for it). */
 #include "deferred.h"
+#include "hooks.h"
 
 /* The values the op-table functions take most: never collections. */
 static int plainly_not_collection(PyObject *obj)
@@ -68,25 +69,17 @@ int deferred_any(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 PyObject *deferred_call(const char *name, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames)
 {
-    /* Kept for the life of the process, as the module itself is. */
-    static PyObject *handler = NULL;
     enum { MAX_STACK = 32 };
     PyObject *stack[MAX_STACK];
-    PyObject *module = NULL, *fname = NULL, *result = NULL;
+    PyObject *handler = NULL, *fname = NULL, *result = NULL;
     Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
     if (nargs + nkw + 1 > MAX_STACK) {
         PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments", name, MAX_STACK - 1);
         return NULL;
     }
+    handler = hook_attribute(HOOK_DASK, "_dispatch");
     if (handler == NULL) {
-        module = PyImport_ImportModule("myModule.dask");
-        if (module == NULL) {
-            goto fail;
-        }
-        handler = PyObject_GetAttrString(module, "_dispatch");
-        if (handler == NULL) {
-            goto fail;
-        }
+        goto fail;
     }
     fname = PyUnicode_FromString(name);
     if (fname == NULL) {
@@ -98,7 +91,7 @@ PyObject *deferred_call(const char *name, PyObject *const *args, Py_ssize_t narg
     }
     result = PyObject_Vectorcall(handler, stack, (size_t)(nargs + 1), kwnames);
 fail:
-    Py_XDECREF(module);
+    Py_XDECREF(handler);
     Py_XDECREF(fname);
     return result;
 }

@@ -82,3 +82,32 @@ const char *supported_dtypes_or(void)
     }
     return text;
 }
+
+/* One supported dtype from a dtype-like argument of a Python-facing function. */
+static int supported_dtype(PyObject *obj, va_dtype *out)
+{
+    PyArray_Descr *descr = NULL;
+    if (PyArray_DescrConverter(obj, &descr) == NPY_FAIL) {
+        return -1;
+    }
+    const int st = va_dtype_from_descr(descr, out);
+    if (st < 0) {
+        raise_unsupported_dtype((PyObject *)descr);
+    }
+    Py_DECREF(descr);
+    return st;
+}
+
+PyObject *mm_promote_types(PyObject *, PyObject *const *args, Py_ssize_t nargs)
+{
+    va_dtype a, b, result;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "_promote_types() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (supported_dtype(args[0], &a) < 0 || supported_dtype(args[1], &b) < 0) {
+        return NULL;
+    }
+    const va_status st = va_promote_types(a, b, &result);
+    return st != VA_SUCCESS ? raise_status(st) : (PyObject *)descr_from_va(result);
+}

@@ -1,34 +1,15 @@
 /* va_status codes to Python exceptions: the one place that does it. */
 #include "common.h"
+#include "hooks.h"
 
-static PyObject *CudaError = NULL;
-static PyObject *CudaUnavailableError = NULL;
-static PyObject *OutOfMemoryError = NULL;
-static PyObject *CudaFatalError = NULL;
-
-int errors_init(void)
-{
-    PyObject *module = PyImport_ImportModule("myModule._errors");
-    if (module == NULL) {
-        return -1;
-    }
-    CudaError = PyObject_GetAttrString(module, "CudaError");
-    CudaUnavailableError = PyObject_GetAttrString(module, "CudaUnavailableError");
-    OutOfMemoryError = PyObject_GetAttrString(module, "OutOfMemoryError");
-    CudaFatalError = PyObject_GetAttrString(module, "CudaFatalError");
-    Py_DECREF(module);
-    if (CudaError == NULL || CudaUnavailableError == NULL || OutOfMemoryError == NULL ||
-        CudaFatalError == NULL) {
-        return -1;
-    }
-    return 0;
-}
-
-/* Raises cls(message, code=..., name=..., [bytes=...]). */
-static PyObject *raise_cuda(PyObject *cls, const char *message, const va_error_info *info,
+/* Raises myModule._errors.<cls>(message, code=..., name=..., [bytes=...]). */
+static PyObject *raise_cuda(const char *cls_name, const char *message, const va_error_info *info,
                             int with_bytes)
 {
-    PyObject *exc = NULL;
+    PyObject *cls = hook_attribute(HOOK_ERRORS, cls_name), *exc = NULL;
+    if (cls == NULL) {
+        return NULL;
+    }
     if (with_bytes) {
         exc = PyObject_CallFunction(cls, "sisL", message, info->cuda_code, info->name,
                                     (long long)info->bytes);
@@ -40,6 +21,7 @@ static PyObject *raise_cuda(PyObject *cls, const char *message, const va_error_i
         PyErr_SetObject(cls, exc);
         Py_DECREF(exc);
     }
+    Py_DECREF(cls);
     return NULL;
 }
 
@@ -60,24 +42,24 @@ PyObject *raise_status(va_status status)
             return NULL;
         case VA_ERROR_NO_DEVICE:
             cuda_unavailable_reason(&info, message, sizeof(message));
-            return raise_cuda(CudaUnavailableError, message, &info, 0);
+            return raise_cuda("CudaUnavailableError", message, &info, 0);
         case VA_ERROR_OUT_OF_MEMORY:
             PyOS_snprintf(message, sizeof(message),
                           "%s: out of GPU memory allocating %lld bytes (after releasing the "
                           "library's cached memory and retrying)",
                           info.name, (long long)info.bytes);
-            return raise_cuda(OutOfMemoryError, message, &info, 1);
+            return raise_cuda("OutOfMemoryError", message, &info, 1);
         case VA_ERROR_CUDA_FATAL:
             PyOS_snprintf(message, sizeof(message),
                           "%s: %s (a sticky fault: the CUDA context is lost; restart the "
                           "process to use the GPU again) [%s:%d]",
                           info.name, info.text, info.file, info.line);
-            return raise_cuda(CudaFatalError, message, &info, 0);
+            return raise_cuda("CudaFatalError", message, &info, 0);
         case VA_ERROR_CUDA:
         default:
             PyOS_snprintf(message, sizeof(message), "%s: %s [%s:%d]", info.name, info.text,
                           info.file, info.line);
-            return raise_cuda(CudaError, message, &info, 0);
+            return raise_cuda("CudaError", message, &info, 0);
     }
 }
 
@@ -95,7 +77,7 @@ int require_cuda(const char *what)
         char message[512];
         PyOS_snprintf(message, sizeof(message), "%s needs a CUDA GPU, and none is usable: %s (%s)",
                       what, reason, info.name);
-        raise_cuda(CudaUnavailableError, message, &info, 0);
+        raise_cuda("CudaUnavailableError", message, &info, 0);
         return -1;
     }
     raise_status(status);

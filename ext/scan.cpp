@@ -4,6 +4,7 @@
  * host arrays and for device='cuda'. */
 #include <string.h>
 
+#include "hooks.h"
 #include "scan.h"
 #include "views.h"
 
@@ -152,9 +153,8 @@ fail:
 /* NumPy's function of the same name (myModule._reference) with the keywords given. */
 static PyObject *scan_cpu(const ScanRequest *req, PyObject *array)
 {
-    PyObject *module = NULL, *fn = NULL, *args = NULL, *kwargs = NULL, *result = NULL;
-    if ((module = PyImport_ImportModule("myModule._reference")) == NULL ||
-        (fn = PyObject_GetAttrString(module, req->name)) == NULL || (args = PyTuple_Pack(1, array)) == NULL ||
+    PyObject *fn = NULL, *args = NULL, *kwargs = NULL, *result = NULL;
+    if ((fn = hook_attribute(HOOK_REFERENCE, req->name)) == NULL || (args = PyTuple_Pack(1, array)) == NULL ||
         (kwargs = PyDict_New()) == NULL) {
         goto fail;
     }
@@ -167,7 +167,6 @@ static PyObject *scan_cpu(const ScanRequest *req, PyObject *array)
     }
     result = PyObject_Call(fn, args, kwargs);
 fail:
-    Py_XDECREF(module);
     Py_XDECREF(fn);
     Py_XDECREF(args);
     Py_XDECREF(kwargs);

@@ -4,6 +4,7 @@
  * from the auto threshold on. */
 #include <string.h>
 
+#include "hooks.h"
 #include "sort.h"
 #include "views.h"
 
@@ -12,12 +13,7 @@
 /* The reference of `name` in myModule._reference (new reference). */
 static PyObject *host_reference(const char *name)
 {
-    PyObject *module = PyImport_ImportModule("myModule._reference"), *fn = NULL;
-    if (module != NULL) {
-        fn = PyObject_GetAttrString(module, name);
-        Py_DECREF(module);
-    }
-    return fn;
+    return hook_attribute(HOOK_REFERENCE, name);
 }
 
 typedef struct {

@@ -26,7 +26,24 @@ from typing import TYPE_CHECKING
 
 from ._errors import (BuildError, BuildWarning, CudaError, CudaFatalError, CudaUnavailableError,
                       OutOfMemoryError)
-from . import _core
+from . import _core, _errors, _reference
+
+
+class _OnFirstUse:
+    """A module imported when the extension first reads from it (Dask and the array
+    API namespace cost nothing to users who never reach them)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attribute):
+        import importlib
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+# The extension calls the package only through what it is handed here (one way).
+_core._install_hooks(errors=_errors, reference=_reference, dask=_OnFirstUse("myModule.dask"),
+                     array_api=_OnFirstUse("myModule.array_api._array"))
 from ._core import (
     DeviceArray,
     asarray,

@@ -61,7 +61,7 @@ def count_nonzero(a, axis=None, out=None, keepdims=False):
 #: ``numpy.clip`` turns a Python scalar x into a strong int64/float64 array first
 #: and drops an integer bound past x's dtype, which a ufunc of the table cannot
 #: mirror.
-clip = np._core.umath.clip
+clip = np._core.umath.clip  # type: ignore[attr-defined]  # private in the stubs
 
 
 def _stable_unless_told(kind, stable):

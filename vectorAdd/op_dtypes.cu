@@ -114,6 +114,13 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     return VA_SUCCESS;
 }
 
+va_status va_promote_types(va_dtype a, va_dtype b, va_dtype *result) {
+    if (result == nullptr || a < 0 || a >= VA_DTYPE_COUNT || b < 0 || b >= VA_DTYPE_COUNT)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *result = va::promote(a, b);
+    return VA_SUCCESS;
+}
+
 va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result) {
     const va_dtype in[2] = {a, b};
     va_dtype compute;

@@ -207,6 +207,10 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
                        va_dtype *compute, va_dtype *result);
 /* The result dtype of a two-input `op` on arrays of dtypes a and b. */
 va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result);
+/* NumPy's promote_types over the supported dtypes (the dtype both a and b cast to
+ * safely: bool < int32 < int64 < float64, bool < float32 < float64, an integer
+ * with float32 gives float64): what every operation promotes its arrays by. */
+va_status va_promote_types(va_dtype a, va_dtype b, va_dtype *result);
 
 /* ---- devices ---- */
 /* VA_SUCCESS when at least one usable GPU and a driver are present. */

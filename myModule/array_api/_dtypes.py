@@ -1,13 +1,17 @@
 """Data types of the array API namespace: the library's five, as NumPy dtype objects
 (``DeviceArray.dtype`` returns those, so ``x.dtype == xp.float32`` holds), and the
-data type functions over them. The promotion table is the standard's, restricted to
-these dtypes; mixed-kind promotion (integer with float) is not defined by the standard
-and is refused, as array-api-strict does.
+data type functions over them. Promotion is the operations' own (the extension's one
+promotion, NumPy's over these dtypes): the standard's table where it defines one, and
+where it leaves a pair to the library (integer with float, bool with a number) what
+NumPy, CuPy and the operations themselves give, so result_type always names the dtype
+an operation returns.
 """
 import builtins
 from typing import NamedTuple
 
 import numpy as np
+
+from .. import _core
 
 bool = np.dtype("bool")  # noqa: A001 - the standard's name
 int32 = np.dtype("int32")
@@ -82,24 +86,22 @@ def isdtype(dtype, kind):
 
 
 def _promote(a, b):
-    if a == b:
-        return a
-    if a in _INTEGER and b in _INTEGER:
-        return int64
-    if a in _FLOAT and b in _FLOAT:
-        return float64
-    raise TypeError("the array API defines no promotion of %s with %s" % (a, b))
+    """The operations' own promotion (the extension's, NumPy's promote_types over these
+    dtypes): what add(x1, x2) returns is what result_type(x1, x2) says."""
+    return _core._promote_types(a, b)
 
 
-def _scalar_fits(value, dt):
-    """Whether a Python scalar may join an array of dtype dt (its kind, as the standard)."""
+def _join_scalar(dt, value):
+    """A Python scalar joining dtype dt as the operations take one (NEP 50: weak): it
+    keeps an array's dtype of its kind or a higher one; int with bool gives the
+    default integer, float with bool or an integer the default float."""
     if isinstance(value, builtins.bool):
-        return dt == bool
+        return dt
     if isinstance(value, int):
-        return dt != bool
+        return int64 if dt == bool else dt
     if isinstance(value, float):
-        return dt in _FLOAT
-    return False
+        return dt if dt in _FLOAT else float64
+    raise TypeError("a Python %s does not join an array of %s (no complex dtypes)" % (type(value).__name__, dt))
 
 
 def result_type(*arrays_and_dtypes):
@@ -115,21 +117,13 @@ def result_type(*arrays_and_dtypes):
     result = dtypes[0]
     for dt in dtypes[1:]:
         result = _promote(result, dt)
-    for s in scalars:
-        if not _scalar_fits(s, result):
-            raise TypeError("a Python %s does not join an array of %s" % (type(s).__name__, result))
+    for value in scalars:
+        result = _join_scalar(result, value)
     return result
 
 
-_SAFE = {
-    bool: (bool,),
-    int32: (int32, int64),
-    int64: (int64,),
-    float32: (float32, float64),
-    float64: (float64,),
-}
-
-
 def can_cast(from_, to, /):
-    """The standard's promotion lattice: within a kind, to a wider dtype only."""
-    return _dtype_of(to) in _SAFE[_dtype_of(from_)]
+    """Whether from_ casts to `to` safely: `to` is what the two promote to (NumPy's
+    safe casting over these dtypes)."""
+    to = _dtype_of(to)
+    return _promote(_dtype_of(from_), to) == to
