@@ -7,6 +7,7 @@
 
 #include "cpu_affinity.cuh"
 #include "pipeline.cuh"
+#include "stream_copy.cuh"
 
 namespace va {
 namespace {
@@ -22,14 +23,17 @@ long long env_count(const char *name) {
     return parsed > 0 ? parsed : 0;
 }
 
-// Half the hardware threads (the staging memcpy is bound by memory, not by
-// cores), at most 8 unless MYMODULE_HOST_WORKERS asks for more.
+// Half the hardware threads (the staging copy is bound by memory, not by
+// cores), at most 12 unless MYMODULE_HOST_WORKERS asks for more (16 at most).
+// 12 a GPU on a 32-CPU two-H100 host: add of 1e9 host float64 396 ms on one GPU
+// and 290 ms on two, against 456 and 331 with 8 and 427 and 299 with 16, in one
+// run (bench/NOTES.md, session 13); a 16-CPU host keeps 8.
 int worker_count() {
     static const int count = [] {
         const long long asked = env_count("MYMODULE_HOST_WORKERS");
         if (asked > 0) return static_cast<int>(std::min<long long>(asked, kMaxWorkers));
         const unsigned hw = std::thread::hardware_concurrency();
-        return static_cast<int>(std::max(1u, std::min<unsigned>(8, hw == 0 ? 1 : hw / 2)));
+        return static_cast<int>(std::max(1u, std::min<unsigned>(12, hw == 0 ? 1 : hw / 2)));
     }();
     return count;
 }
@@ -203,8 +207,21 @@ size_t stage_block_bytes() {
     return bytes;
 }
 
+bool stage_streaming() {
+    // MYMODULE_STAGE_COPY=memcpy: ordinary stores (for measuring against).
+    static const bool streaming = [] {
+        const char *v = std::getenv("MYMODULE_STAGE_COPY");
+        return v == nullptr || std::strcmp(v, "memcpy") != 0;
+    }();
+    return streaming;
+}
+
 void stage_copy(char *dst, const char *src, size_t bytes) {
     const size_t block = stage_block_bytes();
+    if (stage_streaming() && block == 0) {
+        stream_copy(dst, src, bytes);
+        return;
+    }
     if (block == 0 || block >= bytes) {
         std::memcpy(dst, src, bytes);
         return;

@@ -44,7 +44,9 @@ size_t chunk_bytes();
 // so that the staged bytes may still be in the CPU's cache when the GPU reads
 // them; a knob to measure, not a known win.
 size_t stage_block_bytes();
-// Copies `bytes` from src to the pinned dst in stage_block_bytes() pieces.
+// Copies `bytes` from src to the pinned dst: with non-temporal stores
+// (stream_copy.cuh) unless MYMODULE_STAGE_COPY=memcpy or a stage block size is
+// set; then a memcpy in stage_block_bytes() pieces.
 void stage_copy(char *dst, const char *src, size_t bytes);
 
 // The pipeline of `device` (current), built on first use.
