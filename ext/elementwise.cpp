@@ -120,6 +120,20 @@ static va_dtype scalar_dtype(const Call *c, int k)
     return fixed != VA_DTYPE_COUNT ? fixed : c->compute;
 }
 
+/* The call as the library takes it: the loop decided here, where each
+ * parameter's Python type is known (NEP 50), over views of the joint shape. */
+static va_elementwise_plan call_plan(const Call *c, const va_array *in, const va_array *out)
+{
+    va_elementwise_plan plan;
+    plan.op = c->op;
+    plan.nin = c->nin;
+    plan.in = in;
+    plan.params = c->params;
+    plan.out = out;
+    plan.compute = c->compute;
+    return plan;
+}
+
 static int check_out_cast(const Call *c, PyArray_Descr *out_descr)
 {
     PyArray_Descr *from = descr_from_va(c->result);
@@ -320,9 +334,12 @@ static PyObject *run_gpu_host(const Call *c, PyArrayObject *out, Where where, va
         view_of_host(&views[k], host[k], dk, &shape);
     }
     view_of_host(&vt, target, c->result, &shape);
-    Py_BEGIN_ALLOW_THREADS
-    *status = va_elementwise_host_multi(gpus, ngpus, c->op, c->nin, views, c->params, &vt);
-    Py_END_ALLOW_THREADS
+    {
+        const va_elementwise_plan plan = call_plan(c, views, &vt);
+        Py_BEGIN_ALLOW_THREADS
+        *status = va_elementwise_host_planned(gpus, ngpus, &plan);
+        Py_END_ALLOW_THREADS
+    }
     if (*status != VA_SUCCESS) {
         raise_status(*status);
         goto fail;
@@ -454,7 +471,10 @@ static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObj
         view_of_device(&views[k], dev[k], &shape);
     }
     view_of_device(&vt, target, &shape);
-    st = va_elementwise(device, c->op, c->nin, views, c->params, &vt);
+    {
+        const va_elementwise_plan plan = call_plan(c, views, &vt);
+        st = va_elementwise_planned(device, &plan);
+    }
     if (st != VA_SUCCESS) {
         raise_status(st);
         goto fail;

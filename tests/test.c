@@ -697,6 +697,59 @@ static void test_bad_binary_arguments(void) {
     }
 }
 
+/* A decided call (va_elementwise_plan): the library checks the loop against
+ * out's dtype and runs it, deciding nothing again; va_elementwise's own decision
+ * counts a parameter as a Python scalar of out's kind (axpy). */
+static void test_plans(void) {
+    int32_t ia[4] = {1, 2, 3, 4}, ib[4] = {10, 20, 30, 40};
+    double sums[4] = {0, 0, 0, 0};
+    va_array in[2], o;
+    vec4(&in[0], ia, VA_INT32);
+    vec4(&in[1], ib, VA_INT32);
+    vec4(&o, sums, VA_FLOAT64);
+    const int device = 0;
+    va_elementwise_plan plan = {lib_op(VA_ADD), 2, in, NULL, &o, VA_INT32};
+    /* int32's loop gives int32, not out's float64; checked before any device */
+    CHECK_STATUS(va_elementwise_planned(0, &plan), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_ERROR_INVALID_VALUE);
+    plan.compute = VA_DTYPE_COUNT;
+    CHECK_STATUS(va_elementwise_planned(0, &plan), VA_ERROR_INVALID_VALUE);
+    plan.compute = (va_dtype)-1;
+    CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_elementwise_planned(0, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_elementwise_host_planned(&device, 1, NULL), VA_ERROR_INVALID_VALUE);
+    plan.compute = VA_FLOAT64;
+    plan.nin = 1;
+    CHECK_STATUS(va_elementwise_planned(0, &plan), VA_ERROR_INVALID_VALUE);
+    plan.nin = 2;
+    if (!g_gpu) {
+        CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_ERROR_NO_DEVICE);
+        return;
+    }
+    if (gpu_case("planned add of int32 in float64")) {
+        CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_SUCCESS);
+        for (int i = 0; i < 4; ++i) CHECK(sums[i] == (double)(ia[i] + ib[i]), "sum %d: %g", i, sums[i]);
+        case_end();
+    }
+    va_op axpy = 0;
+    CHECK_STATUS(va_op_find("axpy", &axpy), VA_SUCCESS);
+    if (gpu_case("axpy from C, alpha of out's kind")) {
+        int64_t x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, iout[4] = {0, 0, 0, 0};
+        double fout[4] = {0, 0, 0, 0}, alpha = 2.5;
+        va_array xy[2], fo, io;
+        vec4(&xy[0], x, VA_INT64);
+        vec4(&xy[1], y, VA_INT64);
+        vec4(&fo, fout, VA_FLOAT64);
+        vec4(&io, iout, VA_INT64);
+        CHECK_STATUS(va_elementwise_host(0, axpy, 2, xy, &alpha, &fo), VA_SUCCESS);
+        for (int i = 0; i < 4; ++i) CHECK(fout[i] == 2.5 * (double)x[i] + (double)y[i], "axpy float %d: %g", i, fout[i]);
+        alpha = 3.0;
+        CHECK_STATUS(va_elementwise_host(0, axpy, 2, xy, &alpha, &io), VA_SUCCESS);
+        for (int i = 0; i < 4; ++i) CHECK(iout[i] == 3 * x[i] + y[i], "axpy int %d: %lld", i, (long long)iout[i]);
+        case_end();
+    }
+}
+
 static void test_bad_reduce_arguments(void) {
     static int64_t data[16];
     int64_t result = 0;
@@ -1812,6 +1865,7 @@ int main(void) {
     test_dtype_size();
     test_result_dtype();
     test_bad_binary_arguments();
+    test_plans();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

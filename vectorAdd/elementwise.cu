@@ -8,29 +8,64 @@
 
 namespace va {
 
-va_status check_elementwise(va_op op, int32_t nin, const va_array *in, const double *params,
-                            const va_array *out, int64_t *n, va_dtype *compute) {
-    const OpEntry *e = op_entry(op);
-    if (e == nullptr || e->elementwise == nullptr || in == nullptr || nin != e->info.nin ||
-        (e->info.nparams > 0 && params == nullptr))
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
+namespace {
+
+// The views of a call: valid, of supported dtypes, every input of out's shape.
+va_status check_views(int32_t nin, const va_array *in, const va_array *out, int64_t *n) {
     VA_CHECK(validate(out, n));
-    // The scalar parameters take no part in promotion here: weak bools.
-    const int np = e->info.nparams;
-    va_dtype dtypes[VA_MAX_PARAMS + VA_MAX_INPUTS];
-    va_weak weak[VA_MAX_PARAMS + VA_MAX_INPUTS];
-    for (int k = 0; k < np; ++k) {
-        dtypes[k] = VA_BOOL;
-        weak[k] = VA_WEAK_BOOL;
-    }
     for (int k = 0; k < nin; ++k) {
         int64_t count = 0;
         VA_CHECK(validate(&in[k], &count));
         if (!same_shape(&in[k], out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    }
+    return VA_SUCCESS;
+}
+
+}  // namespace
+
+va_status decide_elementwise(va_op op, int32_t nin, const va_array *in, const double *params,
+                             const va_array *out, va_elementwise_plan *plan) {
+    const OpEntry *e = op_entry(op);
+    if (e == nullptr || e->elementwise == nullptr || in == nullptr || out == nullptr || nin != e->info.nin ||
+        (e->info.nparams > 0 && params == nullptr))
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    int64_t n = 0;
+    VA_CHECK(check_views(nin, in, out, &n));
+    const int np = e->info.nparams;
+    const va_weak param_kind = (out->dtype == VA_FLOAT32 || out->dtype == VA_FLOAT64) ? VA_WEAK_FLOAT
+                               : out->dtype == VA_BOOL                               ? VA_WEAK_BOOL
+                                                                                     : VA_WEAK_INT;
+    va_dtype dtypes[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    va_weak weak[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    for (int k = 0; k < np; ++k) {
+        dtypes[k] = VA_BOOL;
+        weak[k] = param_kind;
+    }
+    for (int k = 0; k < nin; ++k) {
         dtypes[np + k] = in[k].dtype;
         weak[np + k] = VA_STRONG;
     }
-    return compute_for_output(op, np + nin, dtypes, weak, out->dtype, compute);
+    va_dtype result;
+    VA_CHECK(va_op_dtypes(op, np + nin, dtypes, weak, &plan->compute, &result));
+    if (result != out->dtype) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    plan->op = op;
+    plan->nin = nin;
+    plan->in = in;
+    plan->params = params;
+    plan->out = out;
+    return VA_SUCCESS;
+}
+
+va_status check_elementwise_plan(const va_elementwise_plan *plan, int64_t *n) {
+    if (plan == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const OpEntry *e = op_entry(plan->op);
+    if (e == nullptr || e->elementwise == nullptr || plan->in == nullptr || plan->out == nullptr ||
+        plan->nin != e->info.nin || (e->info.nparams > 0 && plan->params == nullptr))
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_CHECK(check_views(plan->nin, plan->in, plan->out, n));
+    if (plan->compute < 0 || plan->compute >= VA_DTYPE_COUNT || e->info.result[plan->compute] != plan->out->dtype)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    return VA_SUCCESS;
 }
 
 va_status elementwise_on_stream(int device, cudaStream_t stream, va_op op, int32_t nin,
@@ -46,12 +81,18 @@ extern "C" {
 
 va_status va_elementwise(int device, va_op op, int32_t nin, const va_array *in,
                          const double *params, const va_array *out) {
+    va_elementwise_plan plan;
+    VA_CHECK(va::decide_elementwise(op, nin, in, params, out, &plan));
+    return va_elementwise_planned(device, &plan);
+}
+
+va_status va_elementwise_planned(int device, const va_elementwise_plan *plan) {
     int64_t n = 0;
-    va_dtype compute;
-    VA_CHECK(va::check_elementwise(op, nin, in, params, out, &n, &compute));
+    VA_CHECK(va::check_elementwise_plan(plan, &n));
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
-    return va::elementwise_on_stream(device, stream, op, nin, in, params, out, n, compute);
+    return va::elementwise_on_stream(device, stream, plan->op, plan->nin, plan->in, plan->params, plan->out, n,
+                                     plan->compute);
 }
 
 va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,

@@ -308,9 +308,40 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
     return cast_scalar(result, partial_result, result_dtype);
 }
 
-bool pipelinable(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
-
 }  // namespace
+
+bool flat_layout(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
+
+va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64_t n) {
+    const va_op op = plan.op;
+    const int32_t nin = plan.nin;
+    const va_array *in = plan.in, *out = plan.out;
+    const double *params = plan.params;
+    const va_dtype compute = plan.compute;
+    if (!c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_ENTER_STREAM(device, scope, stream);
+    if (n == 0) return VA_SUCCESS;
+    const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
+    size_t staged = out_bytes;
+    bool through_pipeline = nin <= kPipelineInputs;
+    for (int k = 0; k < nin; ++k) {
+        staged += align_up(static_cast<size_t>(extent_bytes(&in[k])));
+        through_pipeline = through_pipeline && flat_layout(&in[k]);
+    }
+    if (fits_small(staged)) return elementwise_small(device, stream, op, nin, in, params, out, n, compute);
+    if (through_pipeline) return elementwise_pipelined(device, op, nin, in, params, out, n, compute);
+    DeviceBuffer buffers[VA_MAX_INPUTS] = {{device, stream}, {device, stream}, {device, stream},
+                                           {device, stream}};
+    DeviceBuffer dout(device, stream);
+    va_array views[VA_MAX_INPUTS], vout = *out;
+    for (int k = 0; k < nin; ++k) VA_CHECK(upload_view(stream, &in[k], &buffers[k], &views[k]));
+    VA_CHECK(dout.allocate(out_bytes));
+    vout.data = dout.get();
+    VA_CHECK(elementwise_on_stream(device, stream, op, nin, views, params, &vout, n, compute));
+    VA_CUDA_CHECK(cudaMemcpyAsync(out->data, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream));
+    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return VA_SUCCESS;
+}
 
 va_status reduce_host_on(const int *devices, int ndevices, va_op op, const va_array *a, void *result) {
     int64_t n = 0;
@@ -343,33 +374,9 @@ extern "C" {
 
 va_status va_elementwise_host(int device, va_op op, int32_t nin, const va_array *in,
                               const double *params, const va_array *out) {
-    int64_t n = 0;
-    va_dtype compute;
-    VA_CHECK(va::check_elementwise(op, nin, in, params, out, &n, &compute));
-    if (!va::c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_STREAM(device, scope, stream);
-    if (n == 0) return VA_SUCCESS;
-    const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
-    size_t staged = out_bytes;
-    bool pipelinable = nin <= va::kPipelineInputs;
-    for (int k = 0; k < nin; ++k) {
-        staged += va::align_up(static_cast<size_t>(va::extent_bytes(&in[k])));
-        pipelinable = pipelinable && va::pipelinable(&in[k]);
-    }
-    if (va::fits_small(staged))
-        return va::elementwise_small(device, stream, op, nin, in, params, out, n, compute);
-    if (pipelinable) return va::elementwise_pipelined(device, op, nin, in, params, out, n, compute);
-    va::DeviceBuffer buffers[VA_MAX_INPUTS] = {{device, stream}, {device, stream}, {device, stream},
-                                               {device, stream}};
-    va::DeviceBuffer dout(device, stream);
-    va_array views[VA_MAX_INPUTS], vout = *out;
-    for (int k = 0; k < nin; ++k) VA_CHECK(va::upload_view(stream, &in[k], &buffers[k], &views[k]));
-    VA_CHECK(dout.allocate(out_bytes));
-    vout.data = dout.get();
-    VA_CHECK(va::elementwise_on_stream(device, stream, op, nin, views, params, &vout, n, compute));
-    VA_CUDA_CHECK(cudaMemcpyAsync(out->data, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream));
-    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return VA_SUCCESS;
+    va_elementwise_plan plan;
+    VA_CHECK(va::decide_elementwise(op, nin, in, params, out, &plan));
+    return va_elementwise_host_planned(&device, 1, &plan);
 }
 
 va_status va_binary_host(int device, va_op op, const va_array *a, const va_array *b,

@@ -9,6 +9,9 @@ namespace va {
 bool c_contiguous(const va_array *a);
 // Every extent of more than one element has stride 0.
 bool all_broadcast(const va_array *a);
+// C-contiguous or all broadcast: the view reads as one dimension of its elements
+// (a pipeline's chunks, a split's pieces cut anywhere).
+bool flat_layout(const va_array *a);
 // Bytes between the lowest and the highest byte the view reads.
 int64_t extent_bytes(const va_array *a);
 
@@ -16,5 +19,10 @@ int64_t extent_bytes(const va_array *a);
 // C-contiguous input is shared out among as many as pay (split_count), and the
 // result is the same bits as on devices[0] alone; anything else runs on devices[0].
 va_status reduce_host_on(const int *devices, int ndevices, va_op op, const va_array *a, void *result);
+
+// A checked plan (check_elementwise_plan, n elements) on host memory, computed
+// by `device`: staged in place when small, through the pipeline when its layouts
+// are flat, else uploaded as it lies.
+va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64_t n);
 
 }  // namespace va

@@ -73,21 +73,28 @@ extern "C" {
 
 va_status va_elementwise_host_multi(const int *devices, int32_t ndevices, va_op op, int32_t nin,
                                     const va_array *in, const double *params, const va_array *out) {
-    VA_CHECK(va::check_device_list(devices, ndevices));
+    va_elementwise_plan plan;
+    VA_CHECK(va::decide_elementwise(op, nin, in, params, out, &plan));
+    return va_elementwise_host_planned(devices, ndevices, &plan);
+}
+
+va_status va_elementwise_host_planned(const int *devices, int32_t ndevices, const va_elementwise_plan *plan) {
     int64_t n = 0;
-    va_dtype compute;
-    VA_CHECK(va::check_elementwise(op, nin, in, params, out, &n, &compute));
+    VA_CHECK(va::check_elementwise_plan(plan, &n));
+    const va_array *in = plan->in, *out = plan->out;
+    const int32_t nin = plan->nin;
     if (!va::c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_CHECK(va::check_device_list(devices, ndevices));
     size_t bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);
     bool flat = true;
     for (int k = 0; k < nin; ++k) {
         bytes += static_cast<size_t>(va::extent_bytes(&in[k]));
-        flat = flat && (va::c_contiguous(&in[k]) || va::all_broadcast(&in[k]));
+        flat = flat && va::flat_layout(&in[k]);
     }
     int pieces = va::split_count(bytes, ndevices);
-    if (pieces == 1 || n == 0) return va_elementwise_host(devices[0], op, nin, in, params, out);
-    // Contiguous and broadcast inputs split anywhere (at multiples of 256
-    // elements); other layouts along the outermost axis of more than one element.
+    if (pieces == 1 || n == 0) return va::elementwise_host_on(devices[0], *plan, n);
+    // Flat inputs split anywhere (at multiples of 256 elements); other layouts
+    // along the outermost axis of more than one element.
     va_array whole_in[VA_MAX_INPUTS], whole_out = *out;
     int axis = 0;
     int64_t extent = n, granule = 256;
@@ -100,21 +107,26 @@ va_status va_elementwise_host_multi(const int *devices, int32_t ndevices, va_op 
         granule = 1;
     }
     pieces = static_cast<int>(std::min<int64_t>(pieces, (extent + granule - 1) / granule));
-    std::vector<va::Piece> plan(static_cast<size_t>(pieces));
+    std::vector<va::Piece> split(static_cast<size_t>(pieces));
     for (int i = 0; i < pieces; ++i) {
         const int64_t begin = extent * i / pieces / granule * granule;
         const int64_t end = i + 1 == pieces ? extent : extent * (i + 1) / pieces / granule * granule;
-        for (int k = 0; k < nin; ++k) plan[i].in[k] = va::sliced(whole_in[k], axis, begin, end - begin);
-        plan[i].out = va::sliced(whole_out, axis, begin, end - begin);
+        for (int k = 0; k < nin; ++k) split[i].in[k] = va::sliced(whole_in[k], axis, begin, end - begin);
+        split[i].out = va::sliced(whole_out, axis, begin, end - begin);
     }
     const int64_t t0 = va::trace_now();
     const va_status status = va::run_on_devices(devices, pieces, [&](int i) -> va_status {
-        plan[i].began = va::trace_now();
-        const va_status st = va_elementwise_host(devices[i], op, nin, plan[i].in, params, &plan[i].out);
-        plan[i].ended = va::trace_now();
+        split[i].began = va::trace_now();
+        va_elementwise_plan piece = *plan;
+        piece.in = split[i].in;
+        piece.out = &split[i].out;
+        int64_t count = 1;
+        for (int d = 0; d < split[i].out.ndim; ++d) count *= split[i].out.shape[d];
+        const va_status st = va::elementwise_host_on(devices[i], piece, count);
+        split[i].ended = va::trace_now();
         return st;
     });
-    va::trace_split(op, n, plan, devices, t0);
+    va::trace_split(plan->op, n, split, devices, t0);
     return status;
 }
 

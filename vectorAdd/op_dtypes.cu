@@ -21,32 +21,6 @@ va_dtype promote(va_dtype a, va_dtype b) {
 }
 
 }  // namespace
-
-va_status compute_for_output(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
-                             va_dtype out, va_dtype *compute) {
-    va_dtype result;
-    const va_status st = va_op_dtypes(op, nargs, in, weak, compute, &result);
-    if (st == VA_SUCCESS && result == out) return VA_SUCCESS;
-    // The caller may have promoted with more than it passes here (the Python
-    // extension counts a parameter's Python type): for operations with
-    // parameters, the first loop that holds every array input and gives `out`.
-    const OpEntry *e = op_entry(op);
-    if (e->info.nparams == 0) VA_FAIL(st == VA_SUCCESS ? VA_ERROR_INVALID_VALUE : st);
-    const int first_array = e->info.nparams;
-    static const va_dtype order[] = {VA_BOOL, VA_INT32, VA_INT64, VA_FLOAT32, VA_FLOAT64};
-    for (va_dtype c : order) {
-        if (e->info.result[c] != out) continue;
-        bool holds = true;
-        for (int k = first_array; k < nargs && holds; ++k)
-            holds = e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT || promote(in[k], c) == c;
-        if (holds) {
-            *compute = c;
-            return VA_SUCCESS;
-        }
-    }
-    VA_FAIL(st == VA_SUCCESS ? VA_ERROR_INVALID_VALUE : st);
-}
-
 }  // namespace va
 
 extern "C" {

@@ -102,11 +102,4 @@ const OpEntry *op_entry(va_op op);
 // none when a name is taken or the table is full (result->problem says which).
 va_status append_rows(const OpEntry *rows, int32_t n, const char *origin, va_module_result *result);
 
-// The compute dtype of `op` on these arguments that gives result dtype `out`:
-// va_op_dtypes' own when it gives `out`, else the first loop that holds every
-// array input and gives `out` (a caller that promoted with a parameter's Python
-// type, as the extension does for axpy's alpha).
-va_status compute_for_output(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
-                             va_dtype out, va_dtype *compute);
-
 }  // namespace va

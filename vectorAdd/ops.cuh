@@ -32,9 +32,13 @@ va_status reduce_and_wait(int device, cudaStream_t stream, va_op op, const va_ar
 // The 1-d strided view of a 2-d array's main diagonal.
 va_status diagonal_view(const va_array *a, va_array *diag, int64_t *n);
 
+// The C API's decision for an elementwise call (va_elementwise's rule for its
+// parameters' types), as a plan over the caller's arrays.
+va_status decide_elementwise(va_op op, int32_t nin, const va_array *in, const double *params,
+                             const va_array *out, va_elementwise_plan *plan);
+// A plan's views and loop checked; *n its element count.
+va_status check_elementwise_plan(const va_elementwise_plan *plan, int64_t *n);
 // Elementwise work queued on `stream` (arguments already checked).
-va_status check_elementwise(va_op op, int32_t nin, const va_array *in, const double *params,
-                            const va_array *out, int64_t *n, va_dtype *compute);
 va_status elementwise_on_stream(int device, cudaStream_t stream, va_op op, int32_t nin,
                                 const va_array *in, const double *params, const va_array *out,
                                 int64_t n, va_dtype compute);

@@ -262,9 +262,27 @@ va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes)
  * Inputs and out have the same ndim and shape (broadcast inputs carry stride 0),
  * any dtypes and layouts; each input is cast to the compute dtype as it is read;
  * out's dtype is the op's result dtype (va_op_dtypes). params: nparams values,
- * converted to the compute dtype. */
+ * converted to the compute dtype; in the dtype rules they count as Python
+ * scalars of out's kind (float for a float out, int for an integer one, bool for
+ * bool), so that axpy of two int64 arrays may give int64 or float64 (NEP 50). */
 va_status va_elementwise(int device, va_op op, int32_t nin, const va_array *in,
                          const double *params, const va_array *out);
+/* An elementwise call whose loop the caller has decided (va_op_dtypes with what
+ * it knows of its arguments: the Python extension knows each parameter's Python
+ * type). The library checks the views and that `compute` is a loop of the op
+ * whose result dtype is out's, and decides nothing again. (Since 0.1.0.) */
+typedef struct va_elementwise_plan {
+    va_op op;
+    int32_t nin;
+    const va_array *in;      /* nin views of out's shape (broadcast: stride 0) */
+    const double *params;    /* the op's nparams values */
+    const va_array *out;
+    va_dtype compute;        /* the loop */
+} va_elementwise_plan;
+/* va_elementwise of a decided call, on device memory of `device`. */
+va_status va_elementwise_planned(int device, const va_elementwise_plan *plan);
+/* va_elementwise_host_multi of a decided call, on host memory. */
+va_status va_elementwise_host_planned(const int *devices, int32_t ndevices, const va_elementwise_plan *plan);
 /* va_elementwise of a two-input op. */
 va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,
                     const va_array *out);
