@@ -150,30 +150,3 @@ int parse_where(PyObject *value, Where *where)
     }
     return 0;
 }
-
-/* Sizes from which the GPU, data transfers included, beats NumPy on the CPU; set
- * from bench/run.py's measurements, overridable with MYMODULE_AUTO_THRESHOLD. */
-int64_t auto_threshold(const char *operation)
-{
-    static int64_t from_env = -2;
-    if (from_env == -2) {
-        const char *v = getenv("MYMODULE_AUTO_THRESHOLD");
-        from_env = (v != NULL && v[0] != '\0') ? strtoll(v, NULL, 10) : -1;
-    }
-    if (from_env >= 0) {
-        return from_env;
-    }
-    if (strcmp(operation, "sum") == 0) {
-        return (int64_t)1 << 22;
-    }
-    return (int64_t)1 << 21;
-}
-
-Where where_for_host_data(Where where, int64_t size, const char *operation)
-{
-    if (where != WHERE_AUTO) {
-        return where;
-    }
-    return size >= auto_threshold(operation) && va_cuda_available() == VA_SUCCESS ? Where(WHERE_CUDA)
-                                                                                  : Where(WHERE_CPU);
-}

@@ -82,10 +82,11 @@ int where_check_data(Where where, int data_device);
 PyObject *mm_set_devices(PyObject *module, PyObject *arg);
 PyObject *mm_devices(PyObject *module, PyObject *unused);
 PyObject *mm_parse_devices(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-/* Element count from which device="auto" sends host data to the GPU. */
-int64_t auto_threshold(const char *operation);
 /* device="auto" for host data of `size` elements: the GPU from the operation's
- * threshold on when one is usable, else the CPU; any other choice as it is. */
+ * threshold on ("sum" for reductions, "sort", "binary" for the rest: the sizes
+ * from which the GPU, transfers included, beats NumPy; MYMODULE_AUTO_THRESHOLD
+ * overrides them) when one is usable, else the CPU; any other choice as it is.
+ * The one place device="auto" is decided for host data. */
 Where where_for_host_data(Where where, int64_t size, const char *operation);
 
 /* ---- devicearray.cpp ---- */

@@ -1,6 +1,7 @@
-/* The GPUs host data goes to: all of them, those MYMODULE_DEVICES="0,1" names
- * (read at first use), or those set_devices() gives. The first of them takes
- * host work too small to share; device=N or "cuda:N" names one GPU instead.
+/* Where host data goes: the CPU or the GPU for device="auto" (by size, one rule
+ * for every operation), and which GPUs: all of them, those MYMODULE_DEVICES="0,1"
+ * names (read at first use), or those set_devices() gives. The first of them
+ * takes host work too small to share; device=N or "cuda:N" names one GPU instead.
  * The state is guarded by the GIL. */
 #include <stdlib.h>
 #include <string.h>
@@ -247,4 +248,31 @@ PyObject *mm_parse_devices(PyObject *module, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     return list_of(parsed, n);
+}
+
+/* Sizes from which the GPU, data transfers included, beats NumPy on the CPU; set
+ * from bench/run.py's measurements, overridable with MYMODULE_AUTO_THRESHOLD. */
+static int64_t auto_threshold(const char *operation)
+{
+    static int64_t from_env = -2;
+    if (from_env == -2) {
+        const char *v = getenv("MYMODULE_AUTO_THRESHOLD");
+        from_env = (v != NULL && v[0] != '\0') ? strtoll(v, NULL, 10) : -1;
+    }
+    if (from_env >= 0) {
+        return from_env;
+    }
+    if (strcmp(operation, "sum") == 0) {
+        return (int64_t)1 << 22;
+    }
+    return (int64_t)1 << 21;
+}
+
+Where where_for_host_data(Where where, int64_t size, const char *operation)
+{
+    if (where != WHERE_AUTO) {
+        return where;
+    }
+    return size >= auto_threshold(operation) && va_cuda_available() == VA_SUCCESS ? Where(WHERE_CUDA)
+                                                                                  : Where(WHERE_CPU);
 }

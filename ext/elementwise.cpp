@@ -607,8 +607,7 @@ PyObject *elementwise_objects(va_op op, PyObject *const *args, PyObject *out_obj
     if (where == WHERE_AUTO) {
         /* The GPU only where it wins, data transfers included; never an error for
          * the want of one. */
-        if (largest_input(&c) >= auto_threshold("binary") && fits_gpu(&c) &&
-            va_cuda_available() == VA_SUCCESS) {
+        if (fits_gpu(&c) && where_for_host_data(where, largest_input(&c), "binary") == WHERE_CUDA) {
             va_status st;
             result = run_gpu_host(&c, host_out, where, &st);
             if (result == NULL && (st == VA_ERROR_OUT_OF_MEMORY || st == VA_ERROR_NO_DEVICE)) {

@@ -328,8 +328,8 @@ static PyObject *reduce_values(va_op op, const ReduceSignature *sig, PyObject *c
         where = WHERE_CUDA; /* no CPU implementation to choose */
     }
     if (where == WHERE_AUTO) {
-        if (plain && (int64_t)PyArray_SIZE(host) >= auto_threshold("sum") &&
-            PyArray_NDIM(host) <= VA_MAX_NDIM && va_cuda_available() == VA_SUCCESS) {
+        if (plain && PyArray_NDIM(host) <= VA_MAX_NDIM &&
+            where_for_host_data(where, (int64_t)PyArray_SIZE(host), "sum") == WHERE_CUDA) {
             va_status st;
             if (check_not_empty(op, (int64_t)PyArray_SIZE(host)) < 0) {
                 goto done;
