@@ -13,7 +13,6 @@
 //      (register + copies + kernel + unregister), checked against the CPU.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 host_register.cu -o host_register -lpthread
 // Run:   ./host_register [n, default 1e9] [staging: part 1 alone]
-#include <emmintrin.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -25,6 +24,9 @@
 #include <functional>
 #include <thread>
 #include <vector>
+
+// The library's staging copy with non-temporal stores, compiled in.
+#include "../../vectorAdd/stream_copy.cu"
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
     std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); std::exit(1); } } while (0)
@@ -54,23 +56,6 @@ __global__ void add_kernel(const double *a, const double *b, double *o, long lon
         o[i] = a[i] + b[i];
 }
 
-// The library's stream_copy (vectorAdd/stream_copy.cu): non-temporal stores.
-static void nt_copy(char *dst, const char *src, size_t bytes) {
-    const size_t body = bytes & ~size_t(63);
-    for (size_t i = 0; i < body; i += 64) {
-        const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-        const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
-        const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 32));
-        const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 48));
-        _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i), v0);
-        _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 16), v1);
-        _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 32), v2);
-        _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 48), v3);
-    }
-    std::memcpy(dst + body, src + body, bytes - body);
-    _mm_sfence();
-}
-
 // Pageable -> pinned copies of `bytes` of src by `threads` threads, each into a
 // 4 MiB pinned buffer of its own (the pipeline's chunk).
 static double staging_rate(const char *src, size_t bytes, int threads, bool nt) {
@@ -82,7 +67,7 @@ static double staging_rate(const char *src, size_t bytes, int threads, bool nt) 
         const size_t nchunks = (bytes + chunk - 1) / chunk;
         for (size_t c = t; c < nchunks; c += threads) {
             const size_t len = std::min(chunk, bytes - c * chunk);
-            if (nt) nt_copy(pinned[t], src + c * chunk, len);
+            if (nt) va::stream_copy(pinned[t], src + c * chunk, len);
             else std::memcpy(pinned[t], src + c * chunk, len);
         }
     });
