@@ -201,7 +201,7 @@ PyMODINIT_FUNC PyInit__core(void)
     richcmpfunc richcompare = NULL;
     conversions_fill_number(numbers);
     if (optable_init(module, numbers, &richcompare) < 0 ||
-        devicearray_init(module, richcompare) < 0 || arrays_init(module) < 0 ||
+        arrays_init(module, richcompare) < 0 ||
         /* the library's limit, for the Python side's checks of foreign headers */
         PyModule_AddIntConstant(module, "MAX_NDIM", VA_MAX_NDIM) < 0) {
         Py_DECREF(module);

@@ -76,12 +76,13 @@ static PyGetSetDef array_api_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-int array_api_init(PyObject *)
+TypePart array_api_type_part(void)
 {
-    /* The type is ready: its number methods are read at each call, so the slot
-     * can still be filled (the dict entry above serves getattr). */
-    if (DeviceArray_Type.tp_as_number != NULL && DeviceArray_Type.tp_as_number->nb_positive == NULL) {
-        DeviceArray_Type.tp_as_number->nb_positive = da_positive;
+    /* Before the type is readied: unary + as __pos__ (the dict entry above
+     * serves getattr), where the op table gave it none. */
+    PyNumberMethods *numbers = devicearray_number_methods();
+    if (numbers->nb_positive == NULL) {
+        numbers->nb_positive = da_positive;
     }
-    return add_to_type(&DeviceArray_Type, array_api_methods, array_api_getset);
+    return TypePart{array_api_methods, array_api_getset};
 }

@@ -5,6 +5,8 @@
 
 #include "common.h"
 
-int array_api_init(PyObject *module);
+/* DeviceArray's array API methods and attributes (__array_namespace__, mT,
+ * __pos__, ...): its share of the type. */
+TypePart array_api_type_part(void);
 
 #endif

@@ -316,9 +316,13 @@ fail:
 
 }  // namespace
 
-int array_functions_init(PyObject *module)
+/* The function and method tables from the declarations, once. */
+static int build_tables(void)
 {
-    PyObject *registry = NULL;
+    static int built = 0;
+    if (built) {
+        return 0;
+    }
     int nfunctions = 0, nmethods = 0;
     char text[256];
     for (int i = 0; i < kCount; ++i) {
@@ -341,7 +345,20 @@ int array_functions_init(PyObject *module)
     }
     function_defs[nfunctions] = {NULL, NULL, 0, NULL};
     method_defs[nmethods] = {NULL, NULL, 0, NULL};
-    if (PyModule_AddFunctions(module, function_defs) < 0 || add_to_type(&DeviceArray_Type, method_defs, NULL) < 0) {
+    built = 1;
+    return 0;
+}
+
+TypePart array_functions_type_part(int *ok)
+{
+    *ok = build_tables() == 0;
+    return TypePart{*ok ? method_defs : NULL, NULL};
+}
+
+int array_functions_init(PyObject *module)
+{
+    PyObject *registry = NULL;
+    if (build_tables() < 0 || PyModule_AddFunctions(module, function_defs) < 0) {
         return -1;
     }
     registry = PyTuple_New(kCount);

@@ -23,9 +23,13 @@ typedef struct {
 #include "array_functions.def"
 #undef VA_ARRAY_FUNCTION
 
-/* Adds the module functions and DeviceArray methods of the declarations, and
- * _core._array_functions: a tuple of dicts (name, function, method, numpy,
- * array_api, signature, parameters, doc), one per declaration, in its order. */
+/* The DeviceArray methods of the declarations (their share of the type; the
+ * tables are built at the first call). `ok` is 0 when a declaration is malformed
+ * (an exception is set). */
+TypePart array_functions_type_part(int *ok);
+/* Adds the module functions of the declarations, and _core._array_functions: a
+ * tuple of dicts (name, function, method, numpy, array_api, signature,
+ * parameters, doc), one per declaration, in its order. */
 int array_functions_init(PyObject *module);
 
 #endif

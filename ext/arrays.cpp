@@ -7,6 +7,7 @@
 #include "indexing.h"
 #include "manipulation.h"
 #include "nonzero.h"
+#include "protocols.h"
 #include "reductions.h"
 #include "scan.h"
 #include "sort.h"
@@ -54,7 +55,7 @@ static PyObject *mm_testing_view(PyObject *, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef testing_functions[] = {
     {"_install_hooks", (PyCFunction)(void (*)(void))mm_install_hooks, METH_FASTCALL | METH_KEYWORDS,
-     "_install_hooks(*, errors, reference, dask, array_api)\n--\n\nThe package's modules the extension "
+     "_install_hooks(*, errors, reference, dask, array_api, dispatch)\n--\n\nThe package's modules the extension "
      "calls (myModule/__init__.py installs them at import)."},
     {"_promote_types", (PyCFunction)(void (*)(void))mm_promote_types, METH_FASTCALL,
      "_promote_types(a, b)\n--\n\nThe dtype both dtypes promote to, as every operation promotes its arrays "
@@ -68,13 +69,23 @@ static PyMethodDef testing_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int arrays_init(PyObject *module)
+int arrays_init(PyObject *module, richcmpfunc richcompare)
 {
+    /* DeviceArray is made once, with every feature's methods and attributes in its
+     * one table: nothing is added to the type once it is ready. */
+    int functions_ok = 0, reductions_ok = 0;
+    const TypePart parts[] = {
+        manipulation_type_part(), array_functions_type_part(&functions_ok), array_api_type_part(),
+        nonzero_type_part(), reductions_type_part(&reductions_ok), sort_type_part(), scan_type_part(),
+        protocols_type_part(),
+    };
+    if (!functions_ok || !reductions_ok ||
+        devicearray_init(module, richcompare, parts, (int)(sizeof(parts) / sizeof(parts[0]))) < 0) {
+        return -1;
+    }
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
-        array_functions_init(module) < 0 ||
-        array_api_init(module) < 0 || nonzero_init(module) < 0 ||
-        reductions_init() < 0 || sort_init(module) < 0 || scan_init(module) < 0 ||
-        PyModule_AddFunctions(module, testing_functions) < 0) {
+        array_functions_init(module) < 0 || nonzero_init(module) < 0 || sort_init(module) < 0 ||
+        scan_init(module) < 0 || PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }
     return 0;

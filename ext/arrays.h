@@ -5,8 +5,8 @@
 
 #include "common.h"
 
-/* Adds the functions to `module` and the methods to DeviceArray (after
- * devicearray_init). */
-int arrays_init(PyObject *module);
+/* Makes DeviceArray (devicearray_init) with every feature's methods and
+ * attributes in its one table, then adds the features' functions to `module`. */
+int arrays_init(PyObject *module, richcmpfunc richcompare);
 
 #endif

@@ -109,10 +109,18 @@ typedef struct {
 extern PyTypeObject DeviceArray_Type;
 #define DeviceArray_Check(op) PyObject_TypeCheck((op), &DeviceArray_Type)
 
-/* The number methods the op table fills, then the type readied with them and
- * `richcompare`, and added to `module`. */
+/* A feature's share of DeviceArray's methods and attributes (NULL-terminated
+ * tables, either may be NULL): manipulation, sorting, reductions, ... */
+typedef struct {
+    const PyMethodDef *methods;
+    const PyGetSetDef *getset;
+} TypePart;
+/* The number methods the op table fills, then the type readied with them,
+ * `richcompare` and one method table and one attribute table joined from its own
+ * and the features' parts[0..nparts), and added to `module`. Nothing is added to
+ * the type after it is ready. */
 PyNumberMethods *devicearray_number_methods(void);
-int devicearray_init(PyObject *module, richcmpfunc richcompare);
+int devicearray_init(PyObject *module, richcmpfunc richcompare, const TypePart *parts, int nparts);
 /* A new C-contiguous array from the library's pool. */
 DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
                                      int managed);

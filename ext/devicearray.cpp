@@ -4,7 +4,6 @@
 
 #include "checked.h"
 #include "indexing.h"
-#include "protocols.h"
 #include "shapes.h"
 
 static int64_t element_count(const DeviceArrayObject *self)
@@ -525,8 +524,62 @@ static void devicearray_releasebuffer(PyObject *, Py_buffer *view)
 /* Zero-initialised; filled in by devicearray_init (PyType_Ready sets its type). */
 PyTypeObject DeviceArray_Type;
 
-int devicearray_init(PyObject *module, richcmpfunc richcompare)
+/* The type's one method table and one attribute table: its own entries, then
+ * each part's, joined once (static storage: the type keeps pointers into them). */
+#define MAX_TYPE_METHODS 512
+#define MAX_TYPE_GETSET 64
+static PyMethodDef joined_methods[MAX_TYPE_METHODS + 1];
+static PyGetSetDef joined_getset[MAX_TYPE_GETSET + 1];
+
+static int join_methods(int *used, const PyMethodDef *table)
 {
+    for (const PyMethodDef *m = table; m != NULL && m->ml_name != NULL; ++m) {
+        if (*used == MAX_TYPE_METHODS) {
+            PyErr_SetString(PyExc_SystemError, "DeviceArray: more methods than MAX_TYPE_METHODS");
+            return -1;
+        }
+        for (int k = 0; k < *used; ++k) {
+            if (strcmp(joined_methods[k].ml_name, m->ml_name) == 0) {
+                PyErr_Format(PyExc_SystemError, "DeviceArray: method %s declared twice", m->ml_name);
+                return -1;
+            }
+        }
+        joined_methods[(*used)++] = *m;
+    }
+    return 0;
+}
+
+static int join_getset(int *used, const PyGetSetDef *table)
+{
+    for (const PyGetSetDef *g = table; g != NULL && g->name != NULL; ++g) {
+        if (*used == MAX_TYPE_GETSET) {
+            PyErr_SetString(PyExc_SystemError, "DeviceArray: more attributes than MAX_TYPE_GETSET");
+            return -1;
+        }
+        for (int k = 0; k < *used; ++k) {
+            if (strcmp(joined_getset[k].name, g->name) == 0) {
+                PyErr_Format(PyExc_SystemError, "DeviceArray: attribute %s declared twice", g->name);
+                return -1;
+            }
+        }
+        joined_getset[(*used)++] = *g;
+    }
+    return 0;
+}
+
+int devicearray_init(PyObject *module, richcmpfunc richcompare, const TypePart *parts, int nparts)
+{
+    int nmethods = 0, ngetset = 0;
+    if (join_methods(&nmethods, devicearray_methods) < 0 || join_getset(&ngetset, devicearray_getset) < 0) {
+        return -1;
+    }
+    for (int k = 0; k < nparts; ++k) {
+        if (join_methods(&nmethods, parts[k].methods) < 0 || join_getset(&ngetset, parts[k].getset) < 0) {
+            return -1;
+        }
+    }
+    joined_methods[nmethods] = PyMethodDef{NULL, NULL, 0, NULL};
+    joined_getset[ngetset] = PyGetSetDef{NULL, NULL, NULL, NULL, NULL};
     devicearray_as_sequence.sq_length = devicearray_len;
     devicearray_as_buffer.bf_getbuffer = devicearray_getbuffer;
     devicearray_as_buffer.bf_releasebuffer = devicearray_releasebuffer;
@@ -553,12 +606,9 @@ int devicearray_init(PyObject *module, richcmpfunc richcompare)
         "An n-d array in GPU memory. Made by to_device(), asarray(), from_dlpack() and the\n"
         "operations on GPU data; get() or numpy.asarray() copies it to the host.";
     DeviceArray_Type.tp_weaklistoffset = offsetof(DeviceArrayObject, weakreflist);
-    DeviceArray_Type.tp_methods = devicearray_methods;
-    DeviceArray_Type.tp_getset = devicearray_getset;
+    DeviceArray_Type.tp_methods = joined_methods;
+    DeviceArray_Type.tp_getset = joined_getset;
     if (PyType_Ready(&DeviceArray_Type) < 0) {
-        return -1;
-    }
-    if (protocols_init(module) < 0) {
         return -1;
     }
     Py_INCREF(&DeviceArray_Type);

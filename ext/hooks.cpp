@@ -2,7 +2,7 @@
  * the process, as the module itself lives. */
 #include "hooks.h"
 
-static const char *const hook_names[HOOK_COUNT] = {"errors", "reference", "dask", "array_api"};
+static const char *const hook_names[HOOK_COUNT] = {"errors", "reference", "dask", "array_api", "dispatch"};
 static PyObject *hooks[HOOK_COUNT];
 
 PyObject *hook_attribute(HookId id, const char *name)

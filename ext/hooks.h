@@ -11,6 +11,7 @@ typedef enum {
     HOOK_REFERENCE, /* myModule._reference: NumPy's functions for host data */
     HOOK_DASK,      /* myModule.dask (imported on first use): _dispatch of deferred calls */
     HOOK_ARRAY_API, /* myModule.array_api._array (on first use): DeviceArray's array API members */
+    HOOK_DISPATCH,  /* myModule._dispatch (on first use): __array_ufunc__, __array_function__ */
     HOOK_COUNT
 } HookId;
 
@@ -18,7 +19,7 @@ typedef enum {
  * has not installed its hooks (the extension imported without myModule/__init__). */
 PyObject *hook_attribute(HookId id, const char *name);
 
-/* _core._install_hooks(errors=, reference=, dask=, array_api=): every hook, once
+/* _core._install_hooks(errors=, reference=, dask=, array_api=, dispatch=): every hook, once
  * per import of the package. */
 PyObject *mm_install_hooks(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 

@@ -1184,8 +1184,10 @@ static PyMethodDef manipulation_functions[] = {
 
 int manipulation_init(PyObject *module)
 {
-    if (PyModule_AddFunctions(module, manipulation_functions) < 0) {
-        return -1;
-    }
-    return add_to_type(&DeviceArray_Type, manipulation_methods, manipulation_getset);
+    return PyModule_AddFunctions(module, manipulation_functions);
+}
+
+TypePart manipulation_type_part(void)
+{
+    return TypePart{manipulation_methods, manipulation_getset};
 }

@@ -8,9 +8,11 @@
 #include "views.h"
 
 /* Adds the module functions (reshape, ravel, transpose, permute_dims,
- * broadcast_to, concatenate, stack, astype, copy) and DeviceArray's methods
- * (reshape, ravel, flatten, transpose, astype, copy, fill, .T). */
+ * broadcast_to, concatenate, stack, astype, copy). */
 int manipulation_init(PyObject *module);
+/* DeviceArray's methods (reshape, ravel, flatten, transpose, astype, copy, fill)
+ * and attributes (.T): their share of the type. */
+TypePart manipulation_type_part(void);
 
 /* One step of a module function on its array (a view made, or refused); `trial`
  * is 1 on host data's placeholder (below). */

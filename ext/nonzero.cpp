@@ -196,5 +196,10 @@ int nonzero_init(PyObject *module)
     if (PyModule_AddFunctions(module, nonzero_functions) < 0) {
         return -1;
     }
-    return add_to_type(&DeviceArray_Type, nonzero_methods, NULL);
+    return 0;
+}
+
+TypePart nonzero_type_part(void)
+{
+    return TypePart{nonzero_methods, NULL};
 }

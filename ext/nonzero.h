@@ -14,7 +14,9 @@
 int nonzero_device(DeviceArrayObject *a, DeviceArrayObject **coords, const int64_t *weights,
                    DeviceArrayObject **offsets);
 
-/* Adds myModule.nonzero and DeviceArray.nonzero. */
+/* Adds myModule.nonzero. */
 int nonzero_init(PyObject *module);
+/* DeviceArray.nonzero: its share of the type. */
+TypePart nonzero_type_part(void);
 
 #endif

@@ -1,56 +1,61 @@
-/* _install_protocols: puts the package's __array_ufunc__ and __array_function__
- * on DeviceArray, which Python code cannot do itself (a static type refuses
- * setattr). */
+/* DeviceArray.__array_ufunc__ and __array_function__: methods of the type's one
+ * table that forward to the package's implementations (myModule/_dispatch.py,
+ * the "dispatch" hook), so the static type is never patched after it is ready. */
 #include "protocols.h"
 
-static const char *const protocol_names[] = {"__array_ufunc__", "__array_function__"};
+#include "hooks.h"
 
-static PyObject *mm_install_protocols(PyObject *, PyObject *const *args, Py_ssize_t nargs,
-                                      PyObject *kwnames)
+/* impl(self, *args, **kwargs) for the dispatch hook's function `name`. */
+static PyObject *forward(const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames)
 {
-    static const char *const names[] = {"ufunc_impl", "function_impl"};
-    PyObject *values[2];
-    if (parse_arguments("_install_protocols", args, nargs, kwnames, names, 2, 2, 2, values) < 0) {
+    PyObject *impl = hook_attribute(HOOK_DISPATCH, name);
+    if (impl == NULL) {
         return NULL;
     }
-    for (int k = 0; k < 2; ++k) {
-        if (!PyCallable_Check(values[k])) {
-            PyErr_Format(PyExc_TypeError, "_install_protocols: %s must be callable, not %.100s",
-                         names[k], Py_TYPE(values[k])->tp_name);
-            return NULL;
-        }
+    const Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    const Py_ssize_t total = 1 + nargs + nkw;
+    /* NumPy passes a ufunc's inputs and its few keywords: a stack array holds them
+     * all but in odd calls. */
+    PyObject *stack[16];
+    PyObject **call = total <= 16 ? stack : (PyObject **)PyMem_Malloc((size_t)total * sizeof(PyObject *));
+    if (call == NULL) {
+        Py_DECREF(impl);
+        return PyErr_NoMemory();
     }
-    /* Both or neither: checked above, so only a failing dict insert can stop us
-     * half way, and then the type is marked modified anyway so that no cache
-     * keeps a stale entry. */
-    int rc = 0;
-    for (int k = 0; k < 2 && rc == 0; ++k) {
-        rc = PyDict_SetItemString(DeviceArray_Type.tp_dict, protocol_names[k], values[k]);
+    call[0] = self;
+    for (Py_ssize_t k = 0; k < nargs + nkw; ++k) {
+        call[1 + k] = args[k];
     }
-    PyType_Modified(&DeviceArray_Type);
-    if (rc < 0) {
-        return NULL;
+    PyObject *result = PyObject_Vectorcall(impl, call, (size_t)(1 + nargs), kwnames);
+    if (call != stack) {
+        PyMem_Free(call);
     }
-    Py_RETURN_NONE;
+    Py_DECREF(impl);
+    return result;
 }
 
-static PyMethodDef protocol_functions[] = {
-    {"_install_protocols", (PyCFunction)(void (*)(void))mm_install_protocols,
-     METH_FASTCALL | METH_KEYWORDS,
-     "_install_protocols(ufunc_impl, function_impl)\n--\n\n"
-     "Set DeviceArray.__array_ufunc__ and __array_function__ (done once by the package "
-     "at import)."},
+static PyObject *da_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return forward("array_ufunc", self, args, nargs, kwnames);
+}
+
+static PyObject *da_array_function(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return forward("array_function", self, args, nargs, kwnames);
+}
+
+static PyMethodDef protocol_methods[] = {
+    {"__array_ufunc__", (PyCFunction)(void (*)(void))da_array_ufunc, METH_FASTCALL | METH_KEYWORDS,
+     "__array_ufunc__(ufunc, method, *inputs, **kwargs)\n--\n\n"
+     "NumPy's ufuncs on DeviceArrays: those of the op table run on the GPU (myModule._dispatch)."},
+    {"__array_function__", (PyCFunction)(void (*)(void))da_array_function, METH_FASTCALL | METH_KEYWORDS,
+     "__array_function__(func, types, args, kwargs)\n--\n\n"
+     "NumPy's functions on DeviceArrays: those myModule has run on the GPU (myModule._dispatch)."},
     {NULL, NULL, 0, NULL},
 };
 
-int protocols_init(PyObject *module)
+TypePart protocols_type_part(void)
 {
-    /* Until the package installs the real implementation, NumPy defers binary
-     * operators to our reflected ones and refuses ufuncs instead of copying
-     * the data to the host. */
-    if (PyDict_SetItemString(DeviceArray_Type.tp_dict, "__array_ufunc__", Py_None) < 0) {
-        return -1;
-    }
-    PyType_Modified(&DeviceArray_Type);
-    return PyModule_AddFunctions(module, protocol_functions);
+    return TypePart{protocol_methods, NULL};
 }

@@ -440,11 +440,12 @@ static std::array<MethodCall, sizeof...(I)> method_entries(std::index_sequence<I
     return {{&method_at<(int)I>...}};
 }
 
-int reductions_init(void)
+TypePart reductions_type_part(int *ok)
 {
     static const std::array<MethodCall, MAX_METHODS> calls = method_entries(std::make_index_sequence<MAX_METHODS>());
     static PyMethodDef defs[MAX_METHODS + 1];
     int n = 0;
+    *ok = 0;
     for (va_op op = 0; op < va_op_count() && op < MAX_METHODS; ++op) {
         const va_op_info *info = va_op_get(op);
         if (info->kind != VA_KIND_REDUCTION) {
@@ -458,7 +459,7 @@ int reductions_init(void)
         char *doc = (char *)malloc(size);
         if (doc == NULL) {
             PyErr_NoMemory();
-            return -1;
+            return TypePart{NULL, NULL};
         }
         snprintf(doc, size, "%s(%s)\n--\n\n%s\n\nAs myModule.%s(self, ...): a DeviceArray, queued without a wait.",
                  info->name, args, info->doc, info->name);
@@ -469,7 +470,8 @@ int reductions_init(void)
         ++n;
     }
     defs[n].ml_name = NULL;
-    return add_to_type(&DeviceArray_Type, defs, NULL);
+    *ok = 1;
+    return TypePart{defs, NULL};
 }
 
 PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)

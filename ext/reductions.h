@@ -30,8 +30,10 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
 va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out);
 /* The docstring of a reduction's function (malloc'ed; NULL when out of memory). */
 char *reduction_doc(const va_op_info *info);
-/* Adds each reduction of the table as a DeviceArray method. */
-int reductions_init(void);
+/* Each reduction of the op table as a DeviceArray method (built at the first
+ * call, after the op table): their share of the type. `ok` is 0 when out of
+ * memory (an exception is set). */
+TypePart reductions_type_part(int *ok);
 
 PyObject *mm_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 

@@ -346,5 +346,10 @@ int scan_init(PyObject *module)
     if (PyModule_AddFunctions(module, scan_functions) < 0) {
         return -1;
     }
-    return add_to_type(&DeviceArray_Type, scan_methods, NULL);
+    return 0;
+}
+
+TypePart scan_type_part(void)
+{
+    return TypePart{scan_methods, NULL};
 }

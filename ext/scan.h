@@ -7,7 +7,9 @@
 
 #include "common.h"
 
-/* Adds the four functions to the module and the two methods to DeviceArray. */
+/* Adds the four functions to the module. */
 int scan_init(PyObject *module);
+/* DeviceArray.cumsum and cumprod: their share of the type. */
+TypePart scan_type_part(void);
 
 #endif

@@ -249,5 +249,10 @@ int sort_init(PyObject *module)
     if (PyModule_AddFunctions(module, sort_functions) < 0) {
         return -1;
     }
-    return add_to_type(&DeviceArray_Type, sort_methods, NULL);
+    return 0;
+}
+
+TypePart sort_type_part(void)
+{
+    return TypePart{sort_methods, NULL};
 }

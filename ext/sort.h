@@ -7,7 +7,9 @@
 
 #include "common.h"
 
-/* Adds sort and argsort to the module and to DeviceArray. */
+/* Adds sort and argsort to the module. */
 int sort_init(PyObject *module);
+/* DeviceArray.sort and argsort: their share of the type. */
+TypePart sort_type_part(void);
 
 #endif

@@ -306,29 +306,6 @@ int check_order_c(PyObject *order, const char *fname)
     return -1;
 }
 
-int add_to_type(PyTypeObject *type, PyMethodDef *methods, PyGetSetDef *getset)
-{
-    PyObject *dict = type->tp_dict;
-    for (PyMethodDef *m = methods; m != NULL && m->ml_name != NULL; ++m) {
-        PyObject *descr = PyDescr_NewMethod(type, m);
-        if (descr == NULL || PyDict_SetItemString(dict, m->ml_name, descr) < 0) {
-            Py_XDECREF(descr);
-            return -1;
-        }
-        Py_DECREF(descr);
-    }
-    for (PyGetSetDef *g = getset; g != NULL && g->name != NULL; ++g) {
-        PyObject *descr = PyDescr_NewGetSet(type, g);
-        if (descr == NULL || PyDict_SetItemString(dict, g->name, descr) < 0) {
-            Py_XDECREF(descr);
-            return -1;
-        }
-        Py_DECREF(descr);
-    }
-    PyType_Modified(type);
-    return 0;
-}
-
 PyObject *mm_normalize_axis(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"axis", "ndim", "allow_duplicates"};

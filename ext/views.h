@@ -56,8 +56,4 @@ int check_order_c(PyObject *order, const char *fname);
  * tuple; numpy.exceptions.AxisError out of range, ValueError "repeated axis". */
 PyObject *mm_normalize_axis(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
-/* Adds methods and getters to a type that is already ready (each file of
- * DeviceArray methods registers its own). */
-int add_to_type(PyTypeObject *type, PyMethodDef *methods, PyGetSetDef *getset);
-
 #endif

@@ -43,7 +43,8 @@ class _OnFirstUse:
 
 # The extension calls the package only through what it is handed here (one way).
 _core._install_hooks(errors=_errors, reference=_reference, dask=_OnFirstUse("myModule.dask"),
-                     array_api=_OnFirstUse("myModule.array_api._array"))
+                     array_api=_OnFirstUse("myModule.array_api._array"),
+                     dispatch=_OnFirstUse("myModule._dispatch"))
 from ._core import (
     DeviceArray,
     asarray,
@@ -113,7 +114,5 @@ from ._load import load  # noqa: E402
 __all__ += ["BuildError", "BuildWarning", "get_include", "load"]
 __all__.sort()
 
-# ---- NumPy dispatch on DeviceArray (issue 11): __array_ufunc__, __array_function__ ----
-from . import _dispatch  # noqa: E402
-
-_dispatch.install()
+# NumPy dispatch on DeviceArray (__array_ufunc__, __array_function__) calls
+# myModule._dispatch through the "dispatch" hook above.

@@ -14,9 +14,9 @@ The ufuncs come from the op table: every elementwise declaration whose
 myModule functions are looked up when called, so a function added to the package
 later (or replaced, as the tests do) is the one that runs.
 
-The package installs the two implementations on DeviceArray at import
-(``_core._install_protocols``); they take NumPy arrays too, which is how the tests
-check the routing on a machine without a GPU.
+DeviceArray's two methods call them through the hook the package hands the
+extension at import (``_core._install_hooks(dispatch=...)``); they take NumPy
+arrays too, which is how the tests check the routing on a machine without a GPU.
 """
 import inspect
 import operator
@@ -520,8 +520,3 @@ def array_function(self, func, types, args, kwargs):
     if impl is None:
         raise _unsupported(_function_name(func))
     return impl(*args, **kwargs)
-
-
-def install():
-    """Put the two implementations on DeviceArray (the package does it at import)."""
-    _core._install_protocols(array_ufunc, array_function)
