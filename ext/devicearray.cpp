@@ -29,14 +29,9 @@ void devicearray_describe(const DeviceArrayObject *self, va_array *view)
 
 int devicearray_is_c_contiguous(const DeviceArrayObject *self)
 {
-    int64_t expected = (int64_t)va_dtype_size(self->dtype);
-    for (int d = self->ndim - 1; d >= 0; --d) {
-        if (self->shape[d] != 1 && self->strides[d] != expected) {
-            return 0;
-        }
-        expected *= self->shape[d];
-    }
-    return 1;
+    va_array view;
+    devicearray_describe(self, &view);
+    return va_is_c_contiguous(&view);
 }
 
 int devicearray_check_writable(PyObject *, DeviceArrayObject *out)

@@ -750,6 +750,32 @@ static void test_plans(void) {
     }
 }
 
+/* The one test of C-contiguity (the library's routes and the extension's). */
+static void test_c_contiguity(void) {
+    static double buf[64];
+    va_array v;
+    int64_t shape1[1] = {4}, shape2[2] = {2, 2}, shape_one[2] = {1, 4}, empty[2] = {0, 3};
+    layout plain = layout_1d(4, 1, 0), every_other = layout_1d(4, 2, 0), reversed = layout_1d(4, -1, 0);
+    make_view(&v, buf, VA_FLOAT64, 1, shape1, &plain);
+    CHECK(va_is_c_contiguous(&v) == 1, "1-d contiguous");
+    make_view(&v, buf, VA_FLOAT64, 1, shape1, &every_other);
+    CHECK(va_is_c_contiguous(&v) == 0, "1-d every other");
+    make_view(&v, buf, VA_FLOAT64, 1, shape1, &reversed);
+    CHECK(va_is_c_contiguous(&v) == 0, "1-d reversed");
+    layout c_order = layout_2d(2, 1, 0), fortran = layout_2d(1, 2, 0);
+    make_view(&v, buf, VA_FLOAT64, 2, shape2, &c_order);
+    CHECK(va_is_c_contiguous(&v) == 1, "2-d C order");
+    make_view(&v, buf, VA_FLOAT64, 2, shape2, &fortran);
+    CHECK(va_is_c_contiguous(&v) == 0, "2-d Fortran order");
+    make_view(&v, buf, VA_FLOAT64, 2, shape_one, &c_order);
+    v.strides[0] = 12345; /* a length-1 axis: its stride says nothing */
+    v.strides[1] = 8;
+    CHECK(va_is_c_contiguous(&v) == 1, "length-1 axis with any stride");
+    make_view(&v, buf, VA_FLOAT64, 2, empty, &fortran);
+    CHECK(va_is_c_contiguous(&v) == 1, "empty view");
+    CHECK(va_is_c_contiguous(NULL) == 0, "NULL");
+}
+
 static void test_bad_reduce_arguments(void) {
     static int64_t data[16];
     int64_t result = 0;
@@ -1866,6 +1892,7 @@ int main(void) {
     test_result_dtype();
     test_bad_binary_arguments();
     test_plans();
+    test_c_contiguity();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

@@ -15,16 +15,7 @@
 
 namespace va {
 
-bool c_contiguous(const va_array *a) {
-    for (int d = 0; d < a->ndim; ++d)
-        if (a->shape[d] == 0) return true;  // no element: any strides will do
-    int64_t expected = static_cast<int64_t>(va_dtype_size(a->dtype));
-    for (int d = a->ndim - 1; d >= 0; --d) {
-        if (a->shape[d] != 1 && a->strides[d] != expected) return false;
-        expected *= a->shape[d];
-    }
-    return true;
-}
+bool c_contiguous(const va_array *a) { return va_is_c_contiguous(a) != 0; }
 
 bool all_broadcast(const va_array *a) {
     for (int d = 0; d < a->ndim; ++d)

@@ -97,3 +97,15 @@ bool is_axis_last(const va_array *view, int axis) {
 }
 
 }  // namespace va
+
+extern "C" int32_t va_is_c_contiguous(const va_array *a) {
+    if (a == nullptr || a->ndim < 0 || a->ndim > VA_MAX_NDIM) return 0;
+    for (int d = 0; d < a->ndim; ++d)
+        if (a->shape[d] == 0) return 1;  // no element: any strides will do
+    int64_t expected = static_cast<int64_t>(va_dtype_size(a->dtype));
+    for (int d = a->ndim - 1; d >= 0; --d) {
+        if (a->shape[d] != 1 && a->strides[d] != expected) return 0;
+        expected *= a->shape[d];
+    }
+    return 1;
+}

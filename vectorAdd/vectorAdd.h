@@ -197,12 +197,17 @@ typedef struct va_device_info {
 const char *va_status_string(va_status status);
 void va_last_error(va_error_info *info);
 size_t va_dtype_size(va_dtype dtype);
+/* 1 when the view's elements lie in C order one after another (length-1 axes'
+ * strides aside; an empty view is), else 0: the one test of C-contiguity, for
+ * the library and the Python extension. (Since 0.1.0.) */
+int32_t va_is_c_contiguous(const va_array *a);
 /* The dtypes `op` computes in and returns for arguments of dtypes in[0..nargs),
  * its nparams scalars then its nin arrays (weak[i] says which are Python
  * scalars; NULL: none): NumPy's promotion (NEP 50) and loop choice.
  * VA_ERROR_UNSUPPORTED_DTYPE where NumPy would give a dtype this library lacks
  * or has no loop for. The library and the Python extension share it; the C
- * entry points pass their double params as VA_WEAK_BOOL (no say in promotion). */
+ * entry points pass their double params as Python scalars of the output's kind
+ * (va_elementwise). */
 va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
                        va_dtype *compute, va_dtype *result);
 /* The result dtype of a two-input `op` on arrays of dtypes a and b. */
