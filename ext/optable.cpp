@@ -230,6 +230,7 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_INTEGER: return "integer";
         case VA_DOMAIN_LOGICAL: return "logical";
         case VA_DOMAIN_COUNT: return "count";
+        case VA_DOMAIN_SHIFT: return "shift";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";
@@ -288,14 +289,14 @@ fail:
 typedef enum {
     SLOT_ADD, SLOT_SUB, SLOT_MUL, SLOT_TRUEDIV, SLOT_FLOORDIV, SLOT_MOD, SLOT_POW,
     SLOT_NEG, SLOT_ABS, SLOT_LT, SLOT_LE, SLOT_EQ, SLOT_NE, SLOT_GT, SLOT_GE,
-    SLOT_AND, SLOT_OR, SLOT_XOR, SLOT_INVERT, SLOT_COUNT
+    SLOT_AND, SLOT_OR, SLOT_XOR, SLOT_INVERT, SLOT_LSHIFT, SLOT_RSHIFT, SLOT_COUNT
 } Slot;
 
 /* Python's data model names, in Slot order. */
 static const char *const slot_names[SLOT_COUNT] = {
     "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
     "__neg__", "__abs__", "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__",
-    "__and__", "__or__", "__xor__", "__invert__",
+    "__and__", "__or__", "__xor__", "__invert__", "__lshift__", "__rshift__",
 };
 static va_op slot_ops[SLOT_COUNT];
 
@@ -345,6 +346,8 @@ BINARY_SLOT(slot_mod, SLOT_MOD)
 BINARY_SLOT(slot_and, SLOT_AND)
 BINARY_SLOT(slot_or, SLOT_OR)
 BINARY_SLOT(slot_xor, SLOT_XOR)
+BINARY_SLOT(slot_lshift, SLOT_LSHIFT)
+BINARY_SLOT(slot_rshift, SLOT_RSHIFT)
 INPLACE_SLOT(slot_iadd, SLOT_ADD)
 INPLACE_SLOT(slot_isub, SLOT_SUB)
 INPLACE_SLOT(slot_imul, SLOT_MUL)
@@ -354,6 +357,8 @@ INPLACE_SLOT(slot_imod, SLOT_MOD)
 INPLACE_SLOT(slot_iand, SLOT_AND)
 INPLACE_SLOT(slot_ior, SLOT_OR)
 INPLACE_SLOT(slot_ixor, SLOT_XOR)
+INPLACE_SLOT(slot_ilshift, SLOT_LSHIFT)
+INPLACE_SLOT(slot_irshift, SLOT_RSHIFT)
 
 static PyObject *slot_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
@@ -420,6 +425,10 @@ static void fill_slots(PyNumberMethods *nb, richcmpfunc *richcompare)
     FILL(SLOT_XOR, nb_xor, slot_xor);
     FILL(SLOT_XOR, nb_inplace_xor, slot_ixor);
     FILL(SLOT_INVERT, nb_invert, slot_invert);
+    FILL(SLOT_LSHIFT, nb_lshift, slot_lshift);
+    FILL(SLOT_LSHIFT, nb_inplace_lshift, slot_ilshift);
+    FILL(SLOT_RSHIFT, nb_rshift, slot_rshift);
+    FILL(SLOT_RSHIFT, nb_inplace_rshift, slot_irshift);
 #undef FILL
     int any_comparison = 0;
     for (int s = SLOT_LT; s <= SLOT_GE; ++s) {

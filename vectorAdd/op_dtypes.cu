@@ -75,6 +75,8 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
         // NumPy's bitwise ufuncs have no float loop (TypeError), and a Python float
         // moves an integer array to float64 first (NEP 50), so it is refused too.
         case VA_DOMAIN_INTEGER: if (va::is_float(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
+        // NumPy shifts bool as int8 (no bool loop), not a dtype of ours.
+        case VA_DOMAIN_SHIFT: if (!va::is_int(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
         // A raw kernel's one dtype: the first (only) loop of its row.
         case VA_DOMAIN_FIXED:
             for (int t = 0; t < VA_DTYPE_COUNT; ++t)

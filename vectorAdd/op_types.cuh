@@ -65,6 +65,8 @@ constexpr bool domain_has(va_domain domain, va_dtype t) {
             return t == VA_FLOAT32 || t == VA_FLOAT64;
         case VA_DOMAIN_INTEGER:
             return t == VA_BOOL || t == VA_INT32 || t == VA_INT64;
+        case VA_DOMAIN_SHIFT:
+            return t == VA_INT32 || t == VA_INT64;
         case VA_DOMAIN_FIXED: return false;  // one dtype, in the row
         case VA_DOMAIN_MAX_ENUM: break;
     }

@@ -66,6 +66,7 @@ typedef enum va_domain {
     VA_DOMAIN_INTEGER = 9,     /* p when bool or an integer; floats have no loop (bitwise ops) */
     VA_DOMAIN_LOGICAL = 10,    /* reductions of truth values (all, any): bool for every input dtype */
     VA_DOMAIN_COUNT = 11,      /* reductions counting truth values (count_nonzero): int64 for every input dtype */
+    VA_DOMAIN_SHIFT = 12,      /* p when an integer; bool -> int8 in NumPy (unsupported), floats have no loop (shifts) */
     VA_DOMAIN_MAX_ENUM = 0x7fffffff
 } va_domain;
 

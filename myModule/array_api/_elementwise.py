@@ -14,6 +14,8 @@ _RENAMED = {
     "atan2": "arctan2",
     "atanh": "arctanh",
     "bitwise_invert": "invert",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
     "pow": "power",
 }
 
