@@ -19,7 +19,10 @@ PYTHONPATH=$ROOT "$PYTHON" -m pip wheel -q --no-build-isolation --no-deps -w "$D
 rm -rf "$ROOT/examples/softplus_project/build" "$ROOT"/examples/softplus_project/*.egg-info
 WHEEL=$(ls "$DIST"/softplus_ops-*.whl)
 case "$WHEEL" in *-none-any.whl) echo "error: $WHEEL is tagged pure Python" >&2; exit 1;; esac
-"$PYTHON" -m zipfile -l "$WHEEL" | grep -q "softplus_ops/_ops.so" || { echo "error: no _ops.so in $WHEEL" >&2; exit 1; }
+# Asked of the archive's own name list (a listing piped into `grep -q` dies of a
+# broken pipe when grep stops at the first match, which pipefail reports).
+"$PYTHON" -c 'import sys, zipfile; sys.exit("softplus_ops/_ops.so" not in zipfile.ZipFile(sys.argv[1]).namelist())' "$WHEEL" \
+    || { echo "error: no _ops.so in $WHEEL" >&2; exit 1; }
 "$VENV/bin/python" -m pip install -q --no-index --no-deps --force-reinstall "$WHEEL"
 cd "$VENV"
 env -i HOME="$HOME" PATH="$VENV/bin" LANG=C.UTF-8 ${MYMODULE_REQUIRE_GPU:+MYMODULE_REQUIRE_GPU=$MYMODULE_REQUIRE_GPU} \
