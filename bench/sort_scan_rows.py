@@ -1,7 +1,9 @@
-"""Rows of sorting and running sums (issue 26): sort float64 n = 1e8, argsort float64
-n = 1e7 (stable), cumulative_sum float64 n = 1e8, on arrays already on the GPU, beside
-CuPy (cupy.sort, cupy.argsort, cupy.cumsum) and PyTorch (torch.sort / torch.argsort with
-stable=True, torch.cumsum). Timed as the other GPU rows (timeit_gpu around a loop of
+"""Rows of sorting, running sums and searching (issue 26): sort float64 n = 1e8, argsort
+float64 n = 1e7 (stable), cumulative_sum float64 n = 1e8, searchsorted of 1e7 float64
+queries into 1e6 sorted values, on arrays already on the GPU, beside
+CuPy (cupy.sort, cupy.argsort, cupy.cumsum, cupy.searchsorted) and PyTorch (torch.sort /
+torch.argsort with stable=True, torch.cumsum, torch.searchsorted; the sorted array made by
+each contender's own sort, outside the timing). Timed as the other GPU rows (timeit_gpu around a loop of
 calls, one sync after it); every contender sorts the same standard normal values.
 
 Targets (issue 26): at most the faster peer's time in the same run (a ratio, no seconds).
@@ -20,6 +22,10 @@ ROWS = [
      lambda t, x: t.cumsum(x, 0)),
 ]
 PEER_RATIO = 1.0            # myModule's time over the faster peer's, same run
+SEARCH_SORTED, SEARCH_QUERIES = 10**6, 10**7
+# (myModule, CuPy, PyTorch): searchsorted(sorted, queries)
+SEARCH = {"myModule": lambda m, s, q: m.searchsorted(s, q), "CuPy": lambda cp, s, q: cp.searchsorted(s, q),
+          "PyTorch": lambda t, s, q: t.searchsorted(s, q)}
 
 
 def _entry(b, label, title, n, call):
@@ -30,6 +36,15 @@ def _entry(b, label, title, n, call):
     return Entry(build, "sort_scan:%s:%s:%d" % (title, label, n), True, "gpu")
 
 
+def _search_entry(b, label, call, sort_call):
+    def build():
+        mod = b.libs[label].mod
+        s = sort_call(mod, b.data.dev_sets(label, SEARCH_SORTED, k=1)[0][0])
+        q = b.data.dev_sets(label, SEARCH_QUERIES, k=1)[0][0]
+        return lambda: call(mod, s, q)
+    return Entry(build, "sort_scan:searchsorted:%s:%d" % (label, SEARCH_QUERIES), True, "gpu")
+
+
 def cases(b, libs):
     """The rows, as Case objects."""
     out = []
@@ -38,4 +53,11 @@ def cases(b, libs):
         entries = {label: _entry(b, label, title, n, call) for label, call in calls.items()}
         out.append(Case("%s, float64, n = %s, on the GPU" % (title, n_label(n)), "sort_scan",
                         n * ITEM, entries, [faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)], note="bytes read"))
+    # searchsorted last
+    sorts = dict(zip(("myModule", "CuPy", "PyTorch"), ROWS[0][2:]))
+    entries = {label: _search_entry(b, label, call, sorts[label]) for label, call in SEARCH.items()}
+    out.append(Case("searchsorted, float64, %s queries into %s sorted, on the GPU"
+                    % (n_label(SEARCH_QUERIES), n_label(SEARCH_SORTED)), "sort_scan", SEARCH_QUERIES * ITEM,
+                    entries, [faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)],
+                    note="bytes of queries read"))
     return out

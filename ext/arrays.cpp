@@ -9,6 +9,7 @@
 #include "nonzero.h"
 #include "protocols.h"
 #include "reductions.h"
+#include "search.h"
 #include "scan.h"
 #include "sort.h"
 #include "views.h"
@@ -77,7 +78,7 @@ int arrays_init(PyObject *module, richcmpfunc richcompare)
     const TypePart parts[] = {
         manipulation_type_part(), array_functions_type_part(&functions_ok), array_api_type_part(),
         nonzero_type_part(), reductions_type_part(&reductions_ok), sort_type_part(), scan_type_part(),
-        protocols_type_part(),
+        protocols_type_part(), search_type_part(),
     };
     if (!functions_ok || !reductions_ok ||
         devicearray_init(module, richcompare, parts, (int)(sizeof(parts) / sizeof(parts[0]))) < 0) {
@@ -85,7 +86,7 @@ int arrays_init(PyObject *module, richcmpfunc richcompare)
     }
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
         array_functions_init(module) < 0 || nonzero_init(module) < 0 || sort_init(module) < 0 ||
-        scan_init(module) < 0 || PyModule_AddFunctions(module, testing_functions) < 0) {
+        scan_init(module) < 0 || search_init(module) < 0 || PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }
     return 0;

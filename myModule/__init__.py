@@ -102,9 +102,9 @@ __all__ += [_f["name"] for _f in array_functions]
 __all__.sort()
 
 # ---- sorting and running sums and products (issue 26) ----
-from ._core import argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, sort  # noqa: E402
+from ._core import argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, searchsorted, sort  # noqa: E402
 
-__all__ += ["argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "sort"]
+__all__ += ["argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "searchsorted", "sort"]
 __all__.sort()
 
 # ---- the user's own operations, built against the installed package (issue 23) ----

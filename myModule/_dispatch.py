@@ -387,6 +387,10 @@ def _sorting(name):
     return sort
 
 
+def _searchsorted(a, v, side="left", sorter=None):
+    return _target("searchsorted", "numpy.searchsorted")(a, v, side=side, sorter=sorter)
+
+
 def _scanning(name):
     def scan(a, axis=None, dtype=None, out=None):
         kwargs = {"axis": axis, "dtype": dtype}
@@ -478,6 +482,7 @@ def _table_functions():
         "full_like": _full_like, "copy": _copy, "astype": _astype, "trace": _trace,
         "shape": _shape, "ndim": _ndim, "size": _size, "result_type": _result_type,
         "can_cast": _can_cast, "sort": _sorting("sort"), "argsort": _sorting("argsort"),
+        "searchsorted": _searchsorted,
         "cumsum": _scanning("cumsum"), "cumprod": _scanning("cumprod"),
         "cumulative_sum": _cumulative("cumulative_sum"), "cumulative_prod": _cumulative("cumulative_prod"),
     }

@@ -95,6 +95,7 @@ def argsort(a, axis=-1, kind=None, order=None, descending=False, stable=None):
     return last - np.flip(flipped, axis)
 
 
+searchsorted = np.searchsorted
 cumsum = np.cumsum
 cumprod = np.cumprod
 cumulative_sum = np.cumulative_sum

@@ -776,6 +776,35 @@ static void test_c_contiguity(void) {
     CHECK(va_is_c_contiguous(NULL) == 0, "NULL");
 }
 
+/* va_searchsorted refuses what it cannot search before any device work. */
+static void test_bad_search_arguments(void) {
+    double sorted[4] = {1, 2, 3, 4}, vals[4] = {0, 1, 2, 5};
+    int64_t pos[4], grid_shape[2] = {2, 2};
+    va_array s, v, o, s2;
+    vec4(&s, sorted, VA_FLOAT64);
+    vec4(&v, vals, VA_FLOAT64);
+    vec4(&o, pos, VA_INT64);
+    layout c_order = layout_2d(2, 1, 0);
+    make_view(&s2, sorted, VA_FLOAT64, 2, grid_shape, &c_order);
+    CHECK_STATUS(va_searchsorted(0, NULL, &v, 0, &o), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_searchsorted(0, &s2, &v, 0, &o), VA_ERROR_INVALID_VALUE);  /* not 1-d */
+    va_array wrong = o;
+    wrong.dtype = VA_INT32;
+    CHECK_STATUS(va_searchsorted(0, &s, &v, 0, &wrong), VA_ERROR_INVALID_VALUE);  /* not int64 */
+    wrong = o;
+    wrong.shape[0] = 3;
+    CHECK_STATUS(va_searchsorted(0, &s, &v, 1, &wrong), VA_ERROR_INVALID_VALUE);  /* not v's shape */
+    wrong = o;
+    wrong.strides[0] = -8;
+    CHECK_STATUS(va_searchsorted(0, &s, &v, 1, &wrong), VA_ERROR_INVALID_VALUE);  /* not C-contiguous */
+    wrong = v;
+    wrong.dtype = (va_dtype)7;
+    CHECK_STATUS(va_searchsorted(0, &s, &wrong, 0, &o), VA_ERROR_UNSUPPORTED_DTYPE);
+    if (!g_gpu) {
+        CHECK_STATUS(va_searchsorted(0, &s, &v, 0, &o), VA_ERROR_NO_DEVICE);
+    }
+}
+
 static void test_bad_reduce_arguments(void) {
     static int64_t data[16];
     int64_t result = 0;
@@ -1893,6 +1922,7 @@ int main(void) {
     test_bad_binary_arguments();
     test_plans();
     test_c_contiguity();
+    test_bad_search_arguments();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

@@ -315,6 +315,14 @@ va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
 va_status va_trace(int device, const va_array *a, void *result);
 
+/* out[i] = where values[i] would be inserted into the 1-d `sorted` (ascending,
+ * NaN last, as NumPy sorts) to keep it sorted: the first such position (right
+ * == 0, NumPy's side='left') or the last (right != 0). Compared in the dtype both
+ * promote to (va_promote_types). `values` any shape and layout; `out` int64 of
+ * its shape, C-contiguous. Queued on the library's stream. (Since 0.1.0.) */
+va_status va_searchsorted(int device, const va_array *sorted, const va_array *values, int32_t right,
+                          const va_array *out);
+
 /* ---- sorting and scans along an axis, queued on the library's stream of `device` ---- */
 /* Sorts `a` along `axis` (in [0, a->ndim)), stable: equal elements keep their
  * order, also when `descending`. Floats in NumPy's order: NaN after +inf (first

@@ -18,7 +18,7 @@ from ._manipulation import (
     astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, permute_dims, repeat,
     reshape, roll, squeeze, stack, take, unstack,
 )
-from ._sorting import argsort, sort
+from ._sorting import argsort, searchsorted, sort
 from ._statistical import (  # noqa: A004
     all, any, argmax, argmin, count_nonzero, cumulative_prod, cumulative_sum, max, mean, min, nonzero,
     prod, std, sum, var, where,
