@@ -526,50 +526,46 @@ PyTypeObject DeviceArray_Type;
 static PyMethodDef joined_methods[MAX_TYPE_METHODS + 1];
 static PyGetSetDef joined_getset[MAX_TYPE_GETSET + 1];
 
-static int join_methods(int *used, const PyMethodDef *table)
+static const char *name_of(const PyMethodDef &m) { return m.ml_name; }
+static const char *name_of(const PyGetSetDef &g) { return g.name; }
+
+/* Appends the NULL-terminated `table` to `joined` (room for `most`); SystemError
+ * past it or for a name already there. */
+template <typename Def>
+static int join(Def *joined, int most, int *used, const Def *table, const char *what)
 {
-    for (const PyMethodDef *m = table; m != NULL && m->ml_name != NULL; ++m) {
-        if (*used == MAX_TYPE_METHODS) {
-            PyErr_SetString(PyExc_SystemError, "DeviceArray: more methods than MAX_TYPE_METHODS");
+    for (const Def *d = table; d != NULL && name_of(*d) != NULL; ++d) {
+        if (*used == most) {
+            PyErr_Format(PyExc_SystemError, "DeviceArray: more %s than its table holds", what);
             return -1;
         }
         for (int k = 0; k < *used; ++k) {
-            if (strcmp(joined_methods[k].ml_name, m->ml_name) == 0) {
-                PyErr_Format(PyExc_SystemError, "DeviceArray: method %s declared twice", m->ml_name);
+            if (strcmp(name_of(joined[k]), name_of(*d)) == 0) {
+                PyErr_Format(PyExc_SystemError, "DeviceArray: %s %s declared twice", what, name_of(*d));
                 return -1;
             }
         }
-        joined_methods[(*used)++] = *m;
+        joined[(*used)++] = *d;
     }
     return 0;
 }
 
-static int join_getset(int *used, const PyGetSetDef *table)
+static int join_part(int *nmethods, int *ngetset, const PyMethodDef *methods, const PyGetSetDef *getset)
 {
-    for (const PyGetSetDef *g = table; g != NULL && g->name != NULL; ++g) {
-        if (*used == MAX_TYPE_GETSET) {
-            PyErr_SetString(PyExc_SystemError, "DeviceArray: more attributes than MAX_TYPE_GETSET");
-            return -1;
-        }
-        for (int k = 0; k < *used; ++k) {
-            if (strcmp(joined_getset[k].name, g->name) == 0) {
-                PyErr_Format(PyExc_SystemError, "DeviceArray: attribute %s declared twice", g->name);
-                return -1;
-            }
-        }
-        joined_getset[(*used)++] = *g;
-    }
-    return 0;
+    return join(joined_methods, MAX_TYPE_METHODS, nmethods, methods, "methods") < 0 ||
+                   join(joined_getset, MAX_TYPE_GETSET, ngetset, getset, "attributes") < 0
+               ? -1
+               : 0;
 }
 
 int devicearray_init(PyObject *module, richcmpfunc richcompare, const TypePart *parts, int nparts)
 {
     int nmethods = 0, ngetset = 0;
-    if (join_methods(&nmethods, devicearray_methods) < 0 || join_getset(&ngetset, devicearray_getset) < 0) {
+    if (join_part(&nmethods, &ngetset, devicearray_methods, devicearray_getset) < 0) {
         return -1;
     }
     for (int k = 0; k < nparts; ++k) {
-        if (join_methods(&nmethods, parts[k].methods) < 0 || join_getset(&ngetset, parts[k].getset) < 0) {
+        if (join_part(&nmethods, &ngetset, parts[k].methods, parts[k].getset) < 0) {
             return -1;
         }
     }
