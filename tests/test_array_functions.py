@@ -113,7 +113,9 @@ def test_results_are_numpys(declared, shape, form, _gpu):
         # a view: the same memory, strides as NumPy's view of it has
         base = d.__cuda_array_interface__["data"][0]
         assert got.__cuda_array_interface__["data"][0] == base + (expected.ctypes.data - a.ctypes.data)
-        assert got.strides == expected.strides
+        # length-1 axes' strides are arbitrary (NumPy's own choice differs by case)
+        assert [s for s, n in zip(got.strides, got.shape) if n > 1] == \
+            [s for s, n in zip(expected.strides, expected.shape) if n > 1]
 
 
 def test_every_declaration_reaches_its_places():
