@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING
 from ._errors import (BuildError, BuildWarning, CudaError, CudaFatalError, CudaUnavailableError,
                       OutOfMemoryError)
 from . import _core, _errors, _reference
+# NumPy dispatch (DeviceArray.__array_ufunc__/__array_function__ call it): imported
+# now and handed over as the module itself, so that each dispatched call finds its
+# function with one attribute lookup.
+from . import _dispatch
 
 
 class _OnFirstUse:
@@ -44,7 +48,7 @@ class _OnFirstUse:
 # The extension calls the package only through what it is handed here (one way).
 _core._install_hooks(errors=_errors, reference=_reference, dask=_OnFirstUse("myModule.dask"),
                      array_api=_OnFirstUse("myModule.array_api._array"),
-                     dispatch=_OnFirstUse("myModule._dispatch"))
+                     dispatch=_dispatch)
 from ._core import (
     DeviceArray,
     asarray,
@@ -114,5 +118,3 @@ from ._load import load  # noqa: E402
 __all__ += ["BuildError", "BuildWarning", "get_include", "load"]
 __all__.sort()
 
-# NumPy dispatch on DeviceArray (__array_ufunc__, __array_function__) calls
-# myModule._dispatch through the "dispatch" hook above.
