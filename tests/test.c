@@ -714,7 +714,7 @@ static void test_plans(void) {
     CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_ERROR_INVALID_VALUE);
     plan.compute = VA_DTYPE_COUNT;
     CHECK_STATUS(va_elementwise_planned(0, &plan), VA_ERROR_INVALID_VALUE);
-    plan.compute = (va_dtype)-1;
+    plan.compute = (va_dtype)100; /* past the dtypes, inside the enum's range */
     CHECK_STATUS(va_elementwise_host_planned(&device, 1, &plan), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_elementwise_planned(0, NULL), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_elementwise_host_planned(&device, 1, NULL), VA_ERROR_INVALID_VALUE);
