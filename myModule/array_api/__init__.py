@@ -15,7 +15,7 @@ from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int6
 from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
 from ._info import __array_namespace_info__
 from ._manipulation import (
-    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, flip, permute_dims, repeat,
+    astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, permute_dims, repeat,
     reshape, roll, squeeze, stack, take, unstack,
 )
 from ._sorting import argsort, searchsorted, sort

@@ -60,15 +60,6 @@ def unstack(x, /, *, axis=0):
     return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
 
-def flip(x, /, *, axis=None):
-    """A view with negative strides along the axes."""
-    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
-    index = [slice(None)] * x.ndim
-    for a in axes:
-        index[a] = slice(None, None, -1)
-    return x[tuple(index)]
-
-
 def take(x, indices, /, *, axis=None):
     if axis is None:
         if x.ndim != 1:
