@@ -67,6 +67,35 @@ def test_arguments_are_checked():
         mm.searchsorted(np.arange(3.0), 1.0, "left", None, "extra")
 
 
+class Hostile:
+    """An object whose array protocol raises."""
+
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("hostile __array__")
+
+
+def test_hostile_and_wrong_arguments_are_refused_before_the_gpu():
+    """With a DeviceArray `a` (a view over no memory: no GPU needed), everything
+    wrong is reported before any GPU work."""
+    from myModule import _core
+    flat = _core._testing_view((4,), (8,), "float64")
+    square = _core._testing_view((2, 2), (16, 8), "float64")
+    with pytest.raises(RuntimeError, match="hostile"):
+        mm.searchsorted(flat, Hostile())
+    with pytest.raises(RuntimeError, match="hostile"):
+        flat.searchsorted(Hostile())
+    with pytest.raises(RuntimeError, match="hostile"):
+        mm.searchsorted(Hostile(), 1.0)  # host data: NumPy's own call
+    with pytest.raises(ValueError, match="too deep"):
+        mm.searchsorted(square, 1.0)
+    with pytest.raises(ValueError, match="side"):
+        flat.searchsorted(1.0, side=b"left")
+    with pytest.raises(TypeError):
+        mm.searchsorted(flat, np.array(["a", "b"]))  # a dtype the library lacks
+    with pytest.raises(TypeError):
+        mm.searchsorted(flat, object())
+
+
 @GPU_MARKS[1]
 @pytest.mark.parametrize("adt", DTYPES, ids=IDS)
 @pytest.mark.parametrize("vdt", DTYPES, ids=IDS)

@@ -309,7 +309,6 @@ va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64
     const va_array *in = plan.in, *out = plan.out;
     const double *params = plan.params;
     const va_dtype compute = plan.compute;
-    if (!c_contiguous(out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
     const size_t out_bytes = static_cast<size_t>(n) * va_dtype_size(out->dtype);

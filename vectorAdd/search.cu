@@ -52,7 +52,9 @@ va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int6
         *data = a->data;
         return VA_SUCCESS;
     }
-    VA_CHECK(buffer->allocate(static_cast<size_t>(n) * va_dtype_size(dtype) + 1));
+    const int64_t size = static_cast<int64_t>(va_dtype_size(dtype));
+    if (n > (INT64_MAX - 1) / size) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);  // a broadcast view of 2**62 elements
+    VA_CHECK(buffer->allocate(static_cast<size_t>(n * size + 1)));
     va_array packed;
     axis_last_view(a, a->ndim - 1, buffer->get(), dtype, &packed);
     if (n > 0) VA_CHECK(convert_on_stream(device, stream, a, &packed, n));
