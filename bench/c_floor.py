@@ -1,8 +1,10 @@
-"""The C floor of a one-element call, measured in the same run as the rows held to
-it: bench/probes/launch_floor.cu (an empty kernel + cudaStreamSynchronize, host
-clock per call) compiled with nvcc for the GPUs present and run once. The n = 1
-rows' target is a ratio to this figure (bench/TARGETS.md), never an absolute time;
-the floor itself is a row of its own (informational).
+"""The C floors of small calls, measured in the same run as the rows held to them:
+bench/probes/launch_floor.cu (host clock per call) compiled with nvcc for the GPUs
+present and run once. Two floors: an empty kernel + cudaStreamSynchronize (the
+n = 1 rows) and a kernel + an 8-byte copy into pinned memory + synchronize (a
+reduction returned as a Python float). The rows' targets are ratios to these
+figures (bench/TARGETS.md), never absolute times; each floor is a row of its own
+(informational).
 """
 import json
 import os
@@ -24,7 +26,7 @@ def parse(stdout):
     if not lines:
         return {"status": "error", "why": "no JSON from the probe"}
     res = json.loads(lines[-1])
-    if res.get("status") == "ok" and not res.get("median_s", 0) > 0:
+    if res.get("status") == "ok" and not (res.get("median_s", 0) > 0 and res.get("scalar_median_s", 0) > 0):
         return {"status": "error", "why": "a non-positive floor: %r" % (res,)}
     return res
 
@@ -51,10 +53,16 @@ def measure(cuda_path, build_dir, has_gpu):
     return res
 
 
-def row(floor):
-    """The C floor itself (informational: the n = 1 rows' targets divide by it)."""
+def rows(floor):
+    """The C floors themselves (informational: the small rows' targets divide by them)."""
     ok = floor.get("status") == "ok"
-    return {"case": "C floor: empty kernel launch + cudaStreamSynchronize (bench/probes/launch_floor.cu)",
-            "cells": [fmt_time(floor["median_s"]) if ok else floor.get("status", "skipped"), "-", "-", "-"],
-            "ratio": "median of %s rounds" % floor.get("rounds") if ok else (floor.get("why") or ""),
-            "target": "(the floor of the n = 1 rows)", "result": "info" if ok else "n/a", "evals": []}
+    out = []
+    for key, case, serves in (
+            ("median_s", "C floor: empty kernel launch + cudaStreamSynchronize", "the n = 1 rows"),
+            ("scalar_median_s", "C floor: kernel + 8-byte copy into pinned memory + cudaStreamSynchronize",
+             "the rows returning a Python float")):
+        out.append({"case": case + " (bench/probes/launch_floor.cu)",
+                    "cells": [fmt_time(floor[key]) if ok else floor.get("status", "skipped"), "-", "-", "-"],
+                    "ratio": "median of %s rounds" % floor.get("rounds") if ok else (floor.get("why") or ""),
+                    "target": "(the floor of %s)" % serves, "result": "info" if ok else "n/a", "evals": []})
+    return out

@@ -133,7 +133,7 @@ def main(argv=None):
     if first_call_ops is not None:
         rows.append(first_call_rows.first_load_row(first_call_ops))
         rows.append(first_call_rows.first_call_ops_row(first_call_ops))
-    rows.append(c_floor.row(dict(C_FLOOR)))
+    rows.extend(c_floor.rows(dict(C_FLOOR)))
     elapsed = time.perf_counter() - t_start
     print_table(rows, ceiling, ceiling_source, elapsed)
     write_results(args.out, env, settings, elapsed, ceiling, ceiling_source,

@@ -17,7 +17,7 @@ struct FloorDivide {
             return q;
         } else {
             if (b == 0) return a / b;
-            T mod = fmod(a, b);
+            T mod = va::exact_fmod(a, b);
             T div = (a - mod) / b;
             if (mod != 0) {
                 if ((b < 0) != (mod < 0)) div -= T(1);

@@ -11,7 +11,7 @@ struct Remainder {
             const T r = a % b;
             return (r == 0 || ((a > 0) == (b > 0))) ? r : T(r + b);
         } else {
-            T mod = fmod(a, b);
+            T mod = va::exact_fmod(a, b);
             if (b == 0) return mod;
             if (mod != 0) {
                 if ((b < 0) != (mod < 0)) mod += b;

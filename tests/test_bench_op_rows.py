@@ -319,9 +319,15 @@ def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
     assert verdict == "met" and value == pytest.approx(10 / 9)
     floor["median_s"] = 8e-6
     assert target.evaluate(results, None)[1] == "missed"
-    row = c_floor.row(dict(floor, rounds=31))
-    assert row["cells"][0] == fmt_time(8e-6) and row["result"] == "info"
-    assert c_floor.row({"status": "skipped", "why": "no GPU"})["result"] == "n/a"
+    floor["scalar_median_s"] = 11e-6
+    scalar = targets.floor_ratio("myModule", 1.2, "<= 1.2x", floor=floor, which="scalar_median_s")
+    assert scalar.evaluate({"myModule": {"median_s": 13e-6}}, None)[1] == "met"
+    assert scalar.evaluate({"myModule": {"median_s": 14e-6}}, None)[1] == "missed"
+    launch, scalar_row = c_floor.rows(dict(floor, rounds=31))
+    assert launch["cells"][0] == fmt_time(8e-6) and launch["result"] == "info"
+    assert scalar_row["cells"][0] == fmt_time(11e-6) and scalar_row["result"] == "info"
+    assert [r["result"] for r in c_floor.rows({"status": "skipped", "why": "no GPU"})] == ["n/a", "n/a"]
+    assert c_floor.parse('{"status": "ok", "median_s": 9e-6}')["status"] == "error"  # no scalar floor
 
 
 def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
@@ -333,8 +339,9 @@ def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
 
 
 def test_c_floor_probe_output_is_parsed_and_checked():
-    ok = c_floor.parse('noise\n{"status": "ok", "median_s": 8.7e-06, "min_s": 8.5e-06, "rounds": 31}\n')
-    assert ok["status"] == "ok" and ok["median_s"] == 8.7e-06
+    ok = c_floor.parse('noise\n{"status": "ok", "median_s": 8.7e-06, "min_s": 8.5e-06, '
+                       '"scalar_median_s": 1.1e-05, "rounds": 31}\n')
+    assert ok["status"] == "ok" and ok["median_s"] == 8.7e-06 and ok["scalar_median_s"] == 1.1e-05
     assert c_floor.parse("")["status"] == "error"
     assert c_floor.parse('{"status": "ok", "median_s": 0}')["status"] == "error"
     assert c_floor.parse('{"status": "error", "why": "no device"}')["status"] == "error"

@@ -1,9 +1,10 @@
-"""floor_divide and remainder of floats, held to NumPy bit for bit on the CPU:
-their functors (ops/floor_divide.cu, ops/remainder.cu, __host__ __device__) are
-compiled into a small host program (tests/divmod_host.cu), so their steps are
-checked over millions of pairs, edge values and quotients near 2**52 / 2**23
-included, with no GPU. The same functors run in the kernels (test_ops.py checks
-those on a GPU, where the device's own fmod, division and floor are used)."""
+"""floor_divide and remainder of floats, held to NumPy bit for bit over millions of
+pairs (edge values and quotients near 2**52 / 2**23 included), twice: on the CPU,
+where their functors (ops/floor_divide.cu, ops/remainder.cu, __host__ __device__)
+are compiled into a small host program (tests/divmod_host.cu), with no GPU; and on
+the GPU through the library, where the device's own division, fma, trunc and fmod
+run the same steps (an fma-based fmod once passed the first and failed the
+second)."""
 import os
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import GPU_MARKS, ROOT
 from myModule.build import tool_env  # nvcc's host tools where PATH lacks them (make test-wheel)
 
 NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
@@ -67,10 +68,30 @@ def bits(x):
     return x.view(np.uint32 if x.dtype == np.float32 else np.uint64)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
-def test_float_floor_divide_and_remainder_are_numpys_bit_for_bit(program, dtype, tmp_path):
+def pairs_and_numpy(dtype):
+    """The pairs both tests feed, and NumPy's results for them."""
     rng = np.random.default_rng(25)
     a, b = random_pairs(dtype, 2_000_000, rng)
+    with np.errstate(all="ignore"):
+        expected = {"floor_divide": np.floor_divide(a, b), "remainder": np.remainder(a, b)}
+    return a, b, expected
+
+
+def assert_bits_match(name, a, b, have, want):
+    # NaN payloads may differ; any NaN matches any NaN.
+    same = (bits(have) == bits(want)) | (np.isnan(have) & np.isnan(want))
+    bad = np.flatnonzero(~same)
+    assert bad.size == 0, "%s %s: %d of %d differ, e.g. %s" % (
+        name, have.dtype.name, bad.size, a.size,
+        [(a[i].hex() if hasattr(a[i], "hex") else a[i], b[i], have[i], want[i]) for i in bad[:5]])
+
+
+FLOAT_DTYPES = pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+
+
+@FLOAT_DTYPES
+def test_float_floor_divide_and_remainder_are_numpys_bit_for_bit(program, dtype, tmp_path):
+    a, b, expected = pairs_and_numpy(dtype)
     pairs = np.empty(2 * a.size, dtype)
     pairs[0::2], pairs[1::2] = a, b
     pairs.tofile(tmp_path / "in")
@@ -79,13 +100,22 @@ def test_float_floor_divide_and_remainder_are_numpys_bit_for_bit(program, dtype,
     assert proc.returncode == 0, proc.stderr
     got = np.fromfile(tmp_path / "out", dtype)
     assert got.size == 2 * a.size
-    with np.errstate(all="ignore"):
-        expected = {"floor_divide": np.floor_divide(a, b), "remainder": np.remainder(a, b)}
-    for name, want, have in (("floor_divide", expected["floor_divide"], got[:a.size]),
-                             ("remainder", expected["remainder"], got[a.size:])):
-        # NaN payloads may differ; any NaN matches any NaN.
-        same = (bits(have) == bits(want)) | (np.isnan(have) & np.isnan(want))
-        bad = np.flatnonzero(~same)
-        assert bad.size == 0, "%s %s: %d of %d differ, e.g. %s" % (
-            name, np.dtype(dtype).name, bad.size, a.size,
-            [(a[i], b[i], have[i], want[i]) for i in bad[:5]])
+    assert_bits_match("floor_divide", a, b, got[:a.size], expected["floor_divide"])
+    assert_bits_match("remainder", a, b, got[a.size:], expected["remainder"])
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+@FLOAT_DTYPES
+@pytest.mark.parametrize("where", ["device arrays", "host arrays"])
+@GPU_MARKS[0]
+@GPU_MARKS[1]
+def test_float_floor_divide_and_remainder_on_the_gpu_are_numpys_bit_for_bit(dtype, name, where):
+    import myModule as mm
+    a, b, expected = pairs_and_numpy(dtype)
+    fn = getattr(mm, name)
+    if where == "device arrays":
+        have = fn(mm.to_device(a), mm.to_device(b)).get()
+    else:
+        have = fn(a, b, device="cuda")
+    assert have.dtype == a.dtype
+    assert_bits_match(name, a, b, have, expected[name])

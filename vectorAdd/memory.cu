@@ -153,11 +153,10 @@ void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
     g_live_allocations -= 1;
 }
 
-// ---- pinned slots: a free list of 8-byte pieces of pinned pages ----
+// ---- pinned slots: a free list of small pieces of pinned pages ----
 namespace {
 std::mutex g_slot_mutex;
 std::vector<std::pair<void *, void *>> g_free_slots;  // host address, device address
-constexpr size_t kSlotBytes = 64;       // one cache line each: no false sharing
 constexpr size_t kSlotPage = 64 * 1024;
 }  // namespace
 
@@ -177,7 +176,7 @@ va_status PinnedSlot::acquire() {
             return record_cuda(err, __FILE__, __LINE__);
         }
         g_slot_pages.push_back(page);
-        for (size_t off = 0; off < kSlotPage; off += kSlotBytes)
+        for (size_t off = 0; off < kSlotPage; off += PinnedSlot::kBytes)
             g_free_slots.emplace_back(static_cast<char *>(page) + off, static_cast<char *>(mapped) + off);
     }
     slot_ = g_free_slots.back().first;
@@ -302,6 +301,17 @@ va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbyte
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes) {
     if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
+    // A scalar read back (float(d), d.item(), a 0-d get()) goes through pinned
+    // memory: a pageable copy of a few bytes is staged by the driver and costs
+    // several microseconds more than the launch + sync it follows.
+    if (nbytes > 0 && nbytes <= va::PinnedSlot::kBytes) {
+        va::PinnedSlot slot;
+        VA_CHECK(slot.acquire());
+        VA_CUDA_CHECK(cudaMemcpyAsync(slot.get(), src, nbytes, cudaMemcpyDeviceToHost, stream));
+        VA_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::memcpy(dst, slot.get(), nbytes);
+        return VA_SUCCESS;
+    }
     if (nbytes > 0)
         VA_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
     VA_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -44,9 +44,11 @@ private:
     size_t nbytes_ = 0;
 };
 
-// Eight bytes of pinned, device-mapped host memory for one call's scalar result.
+// A few bytes of pinned, device-mapped host memory for one call's scalar result.
 class PinnedSlot {
 public:
+    static constexpr size_t kBytes = 64;  // one cache line each: no false sharing
+
     PinnedSlot() = default;
     ~PinnedSlot();
     PinnedSlot(const PinnedSlot &) = delete;

@@ -41,6 +41,30 @@ __host__ __device__ __forceinline__ T wrap_mul(T x, T y) {
     return static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
 }
 
+// fmod(a, b), exact as the C library's, without its long division where the
+// quotient is below 2^(digits - 1). There n = trunc(RN(a / b)) is the true
+// truncated quotient t or one past it (rounding is monotonic and t is
+// representable, so RN(a / b) never falls below t), and a - n * b in one fma is
+// exact when n is t (fmod's value is representable). One past, that value is
+// nonzero with the sign opposite to a's, and n steps back once. A zero takes
+// a's sign, as fmod's. inf, NaN, a zero or non-finite divisor and larger
+// quotients take fmod itself. tests/test_divmod_host.py holds it to NumPy on
+// the CPU and bench/probes/fmod_probe.cu to the device's own fmod on the GPU.
+template <typename T>
+__host__ __device__ __forceinline__ T exact_fmod(T a, T b) {
+    constexpr T limit = std::is_same<T, float>::value ? T(8388608.0f) : T(4503599627370496.0);
+    constexpr T finite = std::is_same<T, float>::value ? T(3.40282347e+38f) : T(1.7976931348623157e+308);
+    const T q = a / b;
+    if (!(fabs(q) < limit) || !(fabs(b) <= finite) || b == T(0)) return fmod(a, b);
+    T n = trunc(q);
+    T r = fma(-n, b, a);
+    if (r != T(0) && ((r < T(0)) != (a < T(0)))) {
+        n -= copysign(T(1), n);
+        r = fma(-n, b, a);
+    }
+    return r == T(0) ? copysign(T(0), a) : r;
+}
+
 // The lowest and highest values of T (-inf and +inf for floats): the neutral
 // starting points of max and min.
 template <typename T>

@@ -47,10 +47,11 @@ def faster_peer_ratio(threshold, text, label="myModule", peers=("CuPy", "PyTorch
 C_FLOOR = {}
 
 
-def floor_ratio(label, threshold, text, floor=C_FLOOR):
-    """label's time over the C launch + synchronize floor measured in this run."""
+def floor_ratio(label, threshold, text, floor=C_FLOOR, which="median_s"):
+    """label's time over a C floor measured in this run: `which` is "median_s" (launch +
+    synchronize) or "scalar_median_s" (launch + 8-byte copy back + synchronize)."""
     def ratio(results, _ceiling):
-        t, f = time_of(results, label), floor.get("median_s")
+        t, f = time_of(results, label), floor.get(which)
         return None if t is None or not f else t / f
     return Target("%s/C floor time" % label, ratio, "<=", threshold, text)
 
