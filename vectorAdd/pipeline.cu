@@ -208,10 +208,20 @@ size_t stage_block_bytes() {
 }
 
 bool stage_streaming() {
-    // MYMODULE_STAGE_COPY=memcpy: ordinary stores (for measuring against).
+    // Non-temporal stores skip the read of each destination line, which pays where
+    // enough copying threads make the host's memory bandwidth the limit, and lose
+    // where fewer threads are each bound by their own copy rate (SSE2 stores, 16
+    // bytes at a time, against glibc's wider memcpy): on a 32-CPU two-H100 host (12
+    // workers a GPU) add of 1e9 on one GPU took 396 ms against 460 (session 13); on a
+    // 16-CPU H100 host (8 workers), with the settings interleaved in one run, sum of
+    // 1e9 took 206-212 ms against 159-165 and add 469-480 against 489-499 (session
+    // 14; bench/NOTES.md). So: non-temporal from 12 workers a GPU up, a memcpy
+    // below; MYMODULE_STAGE_COPY=stream or =memcpy chooses.
     static const bool streaming = [] {
         const char *v = std::getenv("MYMODULE_STAGE_COPY");
-        return v == nullptr || std::strcmp(v, "memcpy") != 0;
+        if (v != nullptr && std::strcmp(v, "stream") == 0) return true;
+        if (v != nullptr && std::strcmp(v, "memcpy") == 0) return false;
+        return worker_count() >= 12;
     }();
     return streaming;
 }

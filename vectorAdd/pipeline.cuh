@@ -45,8 +45,9 @@ size_t chunk_bytes();
 // them; a knob to measure, not a known win.
 size_t stage_block_bytes();
 // Copies `bytes` from src to the pinned dst: with non-temporal stores
-// (stream_copy.cuh) unless MYMODULE_STAGE_COPY=memcpy or a stage block size is
-// set; then a memcpy in stage_block_bytes() pieces.
+// (stream_copy.cuh) where 12 or more workers stage for a GPU or
+// MYMODULE_STAGE_COPY=stream, else a memcpy (in stage_block_bytes() pieces
+// where set; MYMODULE_STAGE_COPY=memcpy forces it).
 void stage_copy(char *dst, const char *src, size_t bytes);
 
 // The pipeline of `device` (current), built on first use.

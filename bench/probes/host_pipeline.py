@@ -10,7 +10,8 @@ the split among GPUs).
 The knobs (read once per process): MYMODULE_CHUNK_BYTES (pipeline buffer, 4 MiB),
 MYMODULE_STAGE_BLOCK_BYTES (the staging memcpy in pieces: 0 = one memcpy a chunk),
 MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 12),
-MYMODULE_STAGE_COPY=memcpy (the staging copy with ordinary stores instead of non-temporal ones),
+MYMODULE_STAGE_COPY=stream or =memcpy (the staging copy with non-temporal stores, or a memcpy;
+the default is non-temporal from 12 workers a GPU up),
 MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU).
 
 Run on the GPU machine:
@@ -36,8 +37,9 @@ CONFIGS = {
     "workers4": {"MYMODULE_HOST_WORKERS": "4"},
     "workers16": {"MYMODULE_HOST_WORKERS": "16"},
     "workers12": {"MYMODULE_HOST_WORKERS": "12"},
+    "stream": {"MYMODULE_STAGE_COPY": "stream"},
     "memcpy": {"MYMODULE_STAGE_COPY": "memcpy"},
-    "memcpy+workers16": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_HOST_WORKERS": "16"},
+    "stream+workers16": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_HOST_WORKERS": "16"},
     "workers16+chunk16m": {"MYMODULE_HOST_WORKERS": "16", "MYMODULE_CHUNK_BYTES": str(16 * MiB)},
     "bind": {"MYMODULE_BIND_WORKERS": "1"},
 }
