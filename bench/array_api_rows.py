@@ -7,7 +7,7 @@ rotating input sets).
 cases(b, libs) is called from bench/run.py's list of rows with its Builders."""
 from harness.cases import Case, Entry, n_label
 from harness.inputs import rotating1
-from harness.targets import faster_peer_ratio
+from harness import targets
 
 N = 2**26
 ITEM = 8  # float64
@@ -65,6 +65,5 @@ def cases(b, libs):
                 return rotating1(fn, [x for x, _ in b.data.dev_sets(label, N)])
             entries[label] = Entry(build, "array-api:%s:%s:%d" % (name, label, N), True, "gpu")
         out.append(Case("array API %s, device array, n = %s" % (text, n_label(N)), "array-api",
-                        nbytes, entries, [faster_peer_ratio(
-                            1.0, "<= 1.0x the faster of CuPy and PyTorch")]))
+                        nbytes, entries, targets.of("array-api")))
     return out

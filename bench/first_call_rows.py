@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 
+from harness import targets
 from harness.table import fmt_time
 import op_rows
 
@@ -24,8 +25,8 @@ FIRST_CALL_OPS = "first call of every operation in a fresh process (n = %d, floa
 # process's first call loads the library's CUDA module (one module per op bundle:
 # the wheel's build has one); that load is held to CuPy's way to a first kernel,
 # an NVRTC compile with an empty cache, measured in the same run.
-FIRST_LOAD_PEER_RATIO = 0.5
-FIRST_CALL_RATIO = 100.0
+FIRST_LOAD_PEER_RATIO, FIRST_LOAD_TARGET = targets.threshold("first-call-load")
+FIRST_CALL_RATIO, FIRST_CALL_TARGET = targets.threshold("first-call-ops")
 
 
 def first_call_check(libs):
@@ -124,7 +125,7 @@ def first_call_ops_row(fc):
     """The table row of first_call_ops_check's result: every operation's first call
     after the module is loaded, as a ratio to its warm call."""
     row = {"case": FIRST_CALL_OPS, "cells": ["-", "-", "-", "-"], "evals": [],
-           "target": "first call <= %gx a warm call of the same op, every op; no PTX JIT" % FIRST_CALL_RATIO}
+           "target": "%s, every op; no PTX JIT" % FIRST_CALL_TARGET}
     w = fc.get("worst")
     if fc.get("status") != "ok" or not w:
         return _without_result(row, fc)
@@ -147,8 +148,8 @@ def first_load_row(fc):
     call of the same operation (the library's CUDA module load), against CuPy's
     first kernel call with an empty cache in the same run."""
     row = {"case": FIRST_LOAD, "cells": ["-", "-", "-", "-"], "evals": [],
-           "target": "module load (first - warm) <= %gx CuPy's first ElementwiseKernel call, "
-                     "empty cache (NVRTC), same run" % FIRST_LOAD_PEER_RATIO}
+           "target": "module load (first - warm) %s (CuPy: its first ElementwiseKernel call, "
+                     "empty cache, NVRTC)" % FIRST_LOAD_TARGET}
     first = fc.get("first_load")
     if fc.get("status") != "ok" or not first:
         return _without_result(row, fc)

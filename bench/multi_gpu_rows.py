@@ -24,7 +24,8 @@ bench/run.py calls cases(b, libs); the entries are timed as every host row (time
 import numpy as np
 
 from harness.cases import Case, Entry
-from harness.targets import Target, time_of, time_ratio
+from harness import targets
+from harness.targets import Target, time_of
 
 ITEM = 8
 N = 10**9
@@ -155,7 +156,8 @@ def cases(b, libs):
         def ratio(results, _ceiling):
             one, all_ = board.get(key), time_of(results, "myModule")
             return None if one is None or all_ is None else one / all_
-        return Target("1 GPU/%d GPUs time" % count, ratio, ">=", 1.7, ">= 1.7x one GPU")
+        threshold, text = targets.threshold("two-gpus")
+        return Target("1 GPU/%d GPUs time" % count, ratio, ">=", threshold, text)
 
     out = []
     # Pinned bandwidth, each GPU alone and all at once: informational.
@@ -173,13 +175,13 @@ def cases(b, libs):
     for what, up, down in (("add", 16 * n, 8 * n), ("sum", 8 * n, 0)):
         moved = up + down
         title = ("add, NumPy in, pinned out=" if what == "add" else "sum, NumPy in")
-        fraction = time_ratio("CuPy", "myModule", ">=", 0.6,
-                              ">= 60% of the pinned bound (CuPy column)")
+        (one_gpu,) = targets.of("host-one-gpu")
+        (fraction,) = targets.of("host-all-gpus")
         out.append(Case(
             "%s, %s, GPU 0 alone (set_devices([0])); CuPy: its pinned bound" % (title, label),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, [0]), "CuPy": cp_entry([0], up, down)},
-            [recording(what, fraction)],
+            [recording(what, one_gpu)],
             note="bound: %d B up%s per element on GPU 0" % (up // n, ", %d down" % (down // n) if down else "")))
         # On one GPU the all-GPU row is the same path as GPU 0 alone: it should cost
         # the same, and no speed-up is asked of it.

@@ -5,7 +5,7 @@ n = 1e8, each contender calling its own function of the same name."""
 from harness.cases import Case, Entry, n_label
 from harness.contenders import upload
 from harness.inputs import ITEM, N_1E8, N_2_26, rotating
-from harness.targets import ceiling_fraction, time_ratio
+from harness import targets
 import op_rows
 
 GPU_COLUMNS = ("myModule", "CuPy", "PyTorch")
@@ -114,7 +114,7 @@ def op_case(b, decl, n):
     entries = {c: dev_op(b, c, decl, n) for c in GPU_COLUMNS}
     return Case("%s, device arrays, n = %s" % (decl["name"], n_label(n)), "op-%d" % n,
                 op_rows.bytes_moved(decl, n), entries,
-                [time_ratio("myModule", "CuPy", "<=", 1.05, "<= 1.05x CuPy's time")],
+                targets.of("op-table"),
                 note=missing_note(entries))
 
 
@@ -127,13 +127,12 @@ def axpy_cases(b, n):
         Case("axpy, device arrays, n = %s, vs CuPy ElementwiseKernel" % n_label(n), "axpy",
              nbytes, {"myModule": mine, "CuPy": dev_axpy(b, "CuPy", "kernel", n),
                       "PyTorch": dev_axpy(b, "PyTorch", "fused", n)},
-             [time_ratio("myModule", "CuPy", "<=", 1.02, "<= 1.02x ElementwiseKernel's time"),
-              ceiling_fraction("myModule", nbytes, 0.95, ">= 95% of the copy ceiling")],
+             targets.of("axpy-kernel", nbytes),
              note="PyTorch: torch.add(y, x, alpha=2.0)"),
         Case("axpy, device arrays, n = %s, vs CuPy 2.0 * x + y" % n_label(n), "axpy",
              nbytes, {"myModule": mine, "CuPy": dev_axpy(b, "CuPy", "expression", n),
                       "PyTorch": dev_axpy(b, "PyTorch", "expression", n)},
-             [time_ratio("CuPy", "myModule", ">=", 1.8, ">= 1.8x faster than CuPy 2.0*x+y")],
+             targets.of("axpy-expression"),
              note="PyTorch: 2.0 * x + y"),
     ]
 
@@ -144,6 +143,6 @@ def reduction_cases(b, decl, n):
         entries = {c: dev_op_reduce(b, c, decl, n, sync_each) for c in GPU_COLUMNS}
         out.append(Case("%s, device array, n = %s%s" % (decl["name"], n_label(n), suffix),
                         "op-reduce", op_rows.bytes_moved(decl, n), entries,
-                        [time_ratio("CuPy", "myModule", ">=", 1.0, ">= 1.0x CuPy throughput")],
+                        targets.of("reduction"),
                         note=missing_note(entries)))
     return out

@@ -10,7 +10,7 @@ Targets (issue 26): at most the faster peer's time in the same run (a ratio, no 
 """
 from harness.cases import Case, Entry, n_label
 from harness.inputs import ITEM
-from harness.targets import faster_peer_ratio
+from harness import targets
 
 # (title, n, myModule call, CuPy call, PyTorch call)
 ROWS = [
@@ -21,7 +21,6 @@ ROWS = [
     ("cumulative_sum", 10**8, lambda m, x: m.cumulative_sum(x), lambda cp, x: cp.cumsum(x),
      lambda t, x: t.cumsum(x, 0)),
 ]
-PEER_RATIO = 1.0            # myModule's time over the faster peer's, same run
 SEARCH_SORTED, SEARCH_QUERIES = 10**6, 10**7
 # (myModule, CuPy, PyTorch): searchsorted(sorted, queries)
 SEARCH = {"myModule": lambda m, s, q: m.searchsorted(s, q), "CuPy": lambda cp, s, q: cp.searchsorted(s, q),
@@ -52,12 +51,12 @@ def cases(b, libs):
         calls = {"myModule": mine, "CuPy": cupy_call, "PyTorch": torch_call}
         entries = {label: _entry(b, label, title, n, call) for label, call in calls.items()}
         out.append(Case("%s, float64, n = %s, on the GPU" % (title, n_label(n)), "sort_scan",
-                        n * ITEM, entries, [faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)], note="bytes read"))
+                        n * ITEM, entries, targets.of("sort-scan"), note="bytes read"))
     # searchsorted last
     sorts = dict(zip(("myModule", "CuPy", "PyTorch"), ROWS[0][2:]))
     entries = {label: _search_entry(b, label, call, sorts[label]) for label, call in SEARCH.items()}
     out.append(Case("searchsorted, float64, %s queries into %s sorted, on the GPU"
                     % (n_label(SEARCH_QUERIES), n_label(SEARCH_SORTED)), "sort_scan", SEARCH_QUERIES * ITEM,
-                    entries, [faster_peer_ratio(PEER_RATIO, "<= %gx the faster peer's time" % PEER_RATIO)],
+                    entries, targets.of("sort-scan"),
                     note="bytes of queries read"))
     return out

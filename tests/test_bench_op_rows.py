@@ -309,9 +309,10 @@ def test_first_call_targets_are_ratios_to_a_warm_call():
         assert first_call_rows.first_call_ops_row(fc)["result"] == want, warm
 
 
-def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
+def test_n1_rows_are_held_to_the_c_floor_of_the_same_run(monkeypatch):
     floor = {}
-    target = targets.floor_ratio("myModule", 1.2, "<= 1.2x the C floor", floor=floor)
+    monkeypatch.setattr(targets, "C_FLOOR", floor)
+    target = targets.clause_target("<= 1.2x launch-floor time")
     results = {"myModule": {"median_s": 10e-6}}
     assert target.evaluate(results, None) == (None, "n/a")    # no floor measured: no verdict
     floor.update(status="ok", median_s=9e-6)
@@ -320,7 +321,7 @@ def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
     floor["median_s"] = 8e-6
     assert target.evaluate(results, None)[1] == "missed"
     floor["scalar_median_s"] = 11e-6
-    scalar = targets.floor_ratio("myModule", 1.2, "<= 1.2x", floor=floor, which="scalar_median_s")
+    scalar = targets.clause_target("<= 1.2x scalar-floor time")
     assert scalar.evaluate({"myModule": {"median_s": 13e-6}}, None)[1] == "met"
     assert scalar.evaluate({"myModule": {"median_s": 14e-6}}, None)[1] == "missed"
     launch, scalar_row = c_floor.rows(dict(floor, rounds=31))
@@ -333,7 +334,9 @@ def test_n1_rows_are_held_to_the_c_floor_of_the_same_run():
 def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
     src = open(os.path.join(BENCH, "peers_table_rows.py")).read()
     n1 = src[src.index('"%s, device arrays, n = 1, call + sync"'):]
-    assert "floor_ratio(" in n1[:400], "the n = 1 rows lost their floor target"
+    assert 'targets.of("elementwise-n1")' in n1[:300], "the n = 1 rows lost their floor target"
+    assert all("launch-floor" in c for c in targets.table()["elementwise-n1"])
+    assert all("scalar-floor" in c for c in targets.table()["sum-to-float"])
     assert os.path.exists(c_floor.PROBE)
     assert "-arch=native" in c_floor.compile_command("nvcc", "/tmp/x")  # no PTX JIT in the floor
 
@@ -371,7 +374,7 @@ def test_no_absolute_time_thresholds_in_the_bench():
 
 
 def test_the_faster_peer_is_the_bar():
-    target = targets.faster_peer_ratio(1.0, "<= 1.0x the faster peer")
+    target = targets.clause_target("<= 1.0x faster-peer time")
     results = {"myModule": {"median_s": 4.25e-4}, "CuPy": {"median_s": 8.49e-4}, "PyTorch": {"median_s": 4.07e-4}}
     assert target.ratio(results, None) == pytest.approx(4.25 / 4.07)   # PyTorch, not CuPy
     del results["PyTorch"]
@@ -392,3 +395,54 @@ def test_the_sort_scan_rows_are_ratios_to_the_faster_peer():
     assert target.evaluate(both, None)[1] == "missed"  # PyTorch, the faster peer, wins
     both["PyTorch"]["median_s"] = 1.5
     assert target.evaluate(both, None)[1] == "met"
+
+
+def test_every_target_is_read_from_the_one_table():
+    """The rows name keys of bench/TARGETS.md's table, every key is used, and no row
+    module writes a threshold of its own (issue 25: one file of targets)."""
+    import re
+    table = targets.read_table()
+    used = set()
+    for name in os.listdir(BENCH):
+        if not name.endswith(".py"):
+            continue
+        src = open(os.path.join(BENCH, name)).read()
+        used |= set(re.findall(r'targets\.(?:of|threshold)\("([a-z0-9-]+)"', src))
+        for call in ("time_ratio(", "faster_peer_ratio(", "floor_ratio(", "ceiling_fraction("):
+            assert call not in src, "%s makes a target of its own: %s" % (name, call)
+    import axis_rows
+    import array_rows
+    used |= {key for *_, key in axis_rows.ROWS} | {row[0] for row in array_rows.CREATION}
+    assert used - set(table) == set(), "keys the rows name that TARGETS.md lacks"
+    assert set(table) - used == set(), "targets no row is held to"
+
+
+def test_target_clauses_and_the_faster_peer():
+    t, = targets.of("op-table")
+    assert t.text == "<= 1.05x faster-peer time"
+    results = {"myModule": {"median_s": 10.0}, "CuPy": {"median_s": 12.0}, "PyTorch": {"median_s": 9.6}}
+    assert t.evaluate(results, None) == (pytest.approx(10 / 9.6), "met")
+    results["PyTorch"]["median_s"] = 9.0                       # the faster peer is the bar
+    assert t.evaluate(results, None)[1] == "missed"
+    del results["PyTorch"]                                     # absent: the other peer
+    assert t.evaluate(results, None)[1] == "met"
+    up, ceiling = targets.of("elementwise-large", nbytes=3e9)
+    assert up.evaluate({"myModule": {"median_s": 1.0}, "CuPy": {"median_s": 1.0}}, None)[1] == "met"
+    assert ceiling.evaluate({"myModule": {"median_s": 1.0}}, 3.2e9)[1] == "met"      # 94 %
+    assert ceiling.evaluate({"myModule": {"median_s": 1.0}}, 3.5e9)[1] == "missed"   # 86 %
+    for bad in ("<= 1x CuPy", "== 1.0x CuPy time", ">= 1.0x nobody time", ">= 90 % ceiling"):
+        with pytest.raises(ValueError):
+            targets.clause_target(bad, nbytes=1)
+
+
+def test_a_malformed_targets_table_stops_the_bench(tmp_path):
+    good = "%s\n| key | case | target |\n| --- | --- | --- |\n| `a` | x | <= 1.0x CuPy time |\n" % targets.TABLE_TITLE
+    (tmp_path / "ok.md").write_text(good)
+    assert targets.read_table(str(tmp_path / "ok.md")) == {"a": ["<= 1.0x CuPy time"]}
+    for bad in (good + "| `a` | again | <= 1.0x CuPy time |\n",              # a key twice
+                good.replace("<= 1.0x CuPy time", "<= one CuPy"),           # outside the grammar
+                good.replace("| x |", "|"),                                 # a cell missing
+                "no table here\n"):
+        (tmp_path / "bad.md").write_text(bad)
+        with pytest.raises(ValueError):
+            targets.read_table(str(tmp_path / "bad.md"))

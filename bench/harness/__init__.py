@@ -8,7 +8,7 @@ bench/run.py, so the rows depend on the harness and never the other way round.
     contenders.py   the libraries timed (Lib, load_libs) and their spellings of add, upload
     inputs.py       the random inputs, their device copies and the sizes rows use
     cases.py        a row (Case) and one contender in it (Entry)
-    targets.py      the ratios a row is held to (Target, time_ratio, ...)
+    targets.py      the ratios a row is held to, read from bench/TARGETS.md's table
     builders.py     Entry factories shared by the rows and the sweeps
     runner.py       measures the entries of the cases and the sweeps
     table.py        formatting, the text and Markdown tables
