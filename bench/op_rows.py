@@ -28,6 +28,9 @@ POSITIVE_INPUTS = {"log": (0,), "sqrt": (0,), "power": (0,), "log1p": (0,), "log
 # The few NumPy names torch spells differently. torch.equal exists but answers one bool
 # for the whole tensor, so it must not be found by name; torch has no `power`.
 TORCH_NAMES = {"equal": "eq", "not_equal": "ne", "power": "pow"}
+# torch functions that compute nothing: torch.positive returns its argument itself (no
+# new tensor, no kernel: 0.3 us against the 356 us of a copy), so it is no peer to time.
+TORCH_WITHOUT_WORK = {"positive": "torch.positive returns its input (no copy)"}
 
 
 def numpy_name(decl):
@@ -62,6 +65,8 @@ def counterpart(label, mod, decl):
     else:
         name = numpy_name(decl)
         if label == "PyTorch":
+            if name in TORCH_WITHOUT_WORK:
+                return None, TORCH_WITHOUT_WORK[name]
             name = TORCH_NAMES.get(name, name)
     if mod is None:
         return None, None
