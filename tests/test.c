@@ -805,6 +805,21 @@ static void test_bad_search_arguments(void) {
     }
 }
 
+/* A broadcast view counting more elements than a byte count can hold (2**62 of
+ * them, stride 0): sort's buffers of n keys and n positions are refused, before
+ * any device, instead of being allocated at a wrapped size. */
+static void test_sort_of_a_vast_broadcast_view(void) {
+    static double one[1];
+    static int64_t slot[1];
+    int64_t shape[1] = {(int64_t)1 << 62};
+    layout stride0;
+    va_array a, out;
+    memset(&stride0, 0, sizeof(stride0));
+    make_view(&a, one, VA_FLOAT64, 1, shape, &stride0);
+    make_view(&out, slot, VA_INT64, 1, shape, &stride0);
+    CHECK_STATUS(va_sort(0, &a, 0, 0, NULL, &out), VA_ERROR_OUT_OF_MEMORY);
+}
+
 static void test_bad_reduce_arguments(void) {
     static int64_t data[16];
     int64_t result = 0;
@@ -1923,6 +1938,7 @@ int main(void) {
     test_plans();
     test_c_contiguity();
     test_bad_search_arguments();
+    test_sort_of_a_vast_broadcast_view();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

@@ -204,7 +204,7 @@ va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending
     }
     int64_t *positions_in = nullptr, *positions_out = nullptr;
     if (indices != nullptr) {
-        // 64-bit products of element counts: n already fits a validated array.
+        // n * 8 fits size_t (va_sort checked it).
         const size_t position_bytes = static_cast<size_t>(p.n) * sizeof(int64_t);
         VA_CHECK(positions.allocate(position_bytes));
         positions_in = reinterpret_cast<int64_t *>(positions.get());
@@ -256,6 +256,10 @@ va_status va_sort(int device, const va_array *a, int32_t axis, int32_t descendin
         VA_CHECK(va::validate(indices, &ni));
         if (!va::same_shape(a, indices) || indices->dtype != VA_INT64) VA_FAIL(VA_ERROR_INVALID_VALUE);
     }
+    // The key and position buffers hold n elements of up to 8 bytes each: a broadcast
+    // view may count more elements than a byte count reaches (validate() bounds the
+    // count by int64 only), and no such buffer could be had anyway.
+    if (n > static_cast<int64_t>((SIZE_MAX - 1) / sizeof(int64_t))) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0 || (values == nullptr && indices == nullptr)) return VA_SUCCESS;
     va::Plan plan = {device, stream, n, a->shape[axis], n / a->shape[axis]};
