@@ -48,8 +48,8 @@ __host__ __device__ __forceinline__ T wrap_mul(T x, T y) {
 // exact when n is t (fmod's value is representable). One past, that value is
 // nonzero with the sign opposite to a's, and n steps back once. A zero takes
 // a's sign, as fmod's. inf, NaN, a zero or non-finite divisor and larger
-// quotients take fmod itself. tests/test_divmod_host.py holds it to NumPy on
-// the CPU and bench/probes/fmod_probe.cu to the device's own fmod on the GPU.
+// quotients take fmod itself. tests/test_divmod_host.py holds floor_divide and
+// remainder through it to NumPy bit for bit, on the CPU and on the GPU.
 template <typename T>
 __host__ __device__ __forceinline__ T exact_fmod(T a, T b) {
     constexpr T limit = std::is_same<T, float>::value ? T(8388608.0f) : T(4503599627370496.0);
