@@ -28,15 +28,9 @@ def time_of(results, label):
     return r["median_s"] if r and "median_s" in r else None
 
 
-def time_ratio(num, den, op, threshold, text):
-    def ratio(results, _ceiling):
-        a, b = time_of(results, num), time_of(results, den)
-        return None if a is None or b is None else a / b
-    return Target("%s/%s time" % (num, den), ratio, op, threshold, text)
-
-
-#: The C floor of a one-element call (c_floor.measure), filled in by bench/run.py in the
-#: same run before the verdicts; the n = 1 rows' targets are ratios to it.
+#: The C floors of small calls (c_floor.measure: "median_s", launch + sync, and
+#: "scalar_median_s", launch + 8-byte copy back + sync), filled in by bench/run.py in the
+#: same run before the verdicts; the launch-floor and scalar-floor clauses divide by them.
 C_FLOOR = {}
 
 
