@@ -92,23 +92,60 @@ def operation_of(operation, backend):
     return {"col_sum": lambda x, y: x + y, "sum": lambda x: x.sum()}[operation]
 
 
-def bench_once(client, args, operation, backend, seed):
-    """One timed run, as dask-cuda's bench_once: build, persist, wait, synchronize."""
-    from distributed import wait
+def bench_once(client, args, operation, backend, seed, profile=False):
+    """One timed run, as dask-cuda's bench_once: build, persist, wait, synchronize.
+    With profile, the run's task stream is kept (distributed's own record of each
+    task's compute and transfer intervals on the workers)."""
+    from distributed import get_task_stream, wait
     func_args = make_arrays(operation, args.size, args.chunk_size, backend, seed)
     x = func_args[0]
     shape, chunksize = x.shape, x.chunksize
     data_processed = sum(arg.nbytes for arg in func_args)
     result = operation_of(operation, backend)(*func_args)
+    stream = None
     t1 = clock()
-    wait(client.persist(result))
-    client.run(synchronize_gpu)
+    if profile:
+        with get_task_stream(client) as stream:
+            wait(client.persist(result))
+            client.run(synchronize_gpu)
+    else:
+        wait(client.persist(result))
+        client.run(synchronize_gpu)
     took = clock() - t1
     del result, func_args
-    return {"took": took, "data_processed": data_processed, "shape": shape, "chunksize": chunksize}
+    return {"took": took, "data_processed": data_processed, "shape": shape, "chunksize": chunksize,
+            "tasks": stream.data if stream is not None else None}
 
 
-def pretty_print_results(args, operation, backend, n_workers, results):
+def task_stream_summary(tasks, took):
+    """Where one run's wall time went, from distributed's task stream: per worker, the
+    tasks, their summed compute and transfer time and the span from the first start
+    to the last stop; what is left of the wall time is the scheduler, the comms and
+    the client."""
+    per_worker = {}
+    for task in tasks:
+        w = per_worker.setdefault(task["worker"], {"tasks": 0, "compute": 0.0, "transfer": 0.0,
+                                                   "other": 0.0, "start": None, "stop": None,
+                                                   "bytes_in": 0})
+        w["tasks"] += 1
+        for ss in task["startstops"]:
+            action = ss["action"] if ss["action"] in ("compute", "transfer") else "other"
+            w[action] += ss["stop"] - ss["start"]
+            if action == "transfer":
+                w["bytes_in"] += task.get("nbytes", 0) or 0
+            w["start"] = ss["start"] if w["start"] is None else min(w["start"], ss["start"])
+            w["stop"] = ss["stop"] if w["stop"] is None else max(w["stop"], ss["stop"])
+    lines = []
+    for i, (worker, w) in enumerate(sorted(per_worker.items())):
+        span = (w["stop"] - w["start"]) if w["start"] is not None else 0.0
+        lines.append("  worker %d: %d tasks, compute %.2f ms, transfer %.2f ms, other %.2f ms, "
+                     "span %.2f ms of %.2f ms wall" % (i, w["tasks"], 1e3 * w["compute"],
+                                                        1e3 * w["transfer"], 1e3 * w["other"],
+                                                        1e3 * span, 1e3 * took))
+    return lines
+
+
+def pretty_print_results(args, operation, backend, n_workers, results, profiled=None):
     from dask.utils import format_bytes, format_time
     result = results[0]
     print("Roundtrip benchmark")
@@ -140,6 +177,10 @@ def pretty_print_results(args, operation, backend, n_workers, results):
                     value=f"{format_bytes(hmean(throughputs))}/s +/- {format_bytes(hstd(throughputs))}/s")
     print_key_value(key="Wall clock",
                     value=f"{format_time(durations.mean())} +/- {format_time(durations.std())}")
+    if profiled is not None:
+        print("Task stream of one more run (%.2f ms):" % (1e3 * profiled["took"]))
+        for line in task_stream_summary(profiled["tasks"], profiled["took"]):
+            print(line)
     print()
     return hmean(throughputs)
 
@@ -159,9 +200,12 @@ def run_cluster(args, n_workers, table):
                     r = bench_once(client, args, operation, backend, seed=run)
                     if run >= args.warmup_runs:
                         results[backend].append(r)
+            # One more run each, recorded and not timed with the others.
+            profiles = {backend: bench_once(client, args, operation, backend, seed=0, profile=True)
+                        for backend in args.backend} if args.profile else {}
             for backend in args.backend:
                 table[(operation, backend, n_workers)] = pretty_print_results(
-                    args, operation, backend, n_workers, results[backend])
+                    args, operation, backend, n_workers, results[backend], profiles.get(backend))
 
 
 def summary(args, table):
@@ -197,6 +241,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup-runs", type=int, default=1)
     p.add_argument("--ignore-size", type=int, default=1 << 20, help="printed only, as dask-cuda")
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--profile", action="store_true",
+                   help="one more run each, with where its time went (distributed's task stream)")
     p.add_argument("--backend", nargs="+", default=["dask+cupy", "dask+myModule"],
                    choices=["dask+cupy", "dask+myModule"])
     return p.parse_args(argv)

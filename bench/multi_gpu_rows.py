@@ -185,12 +185,12 @@ def cases(b, libs):
             note="bound: %d B up%s per element on GPU 0" % (up // n, ", %d down" % (down // n) if down else "")))
         # On one GPU the all-GPU row is the same path as GPU 0 alone: it should cost
         # the same, and no speed-up is asked of it.
-        targets = [fraction, speedup(what)] if count > 1 else [fraction]
+        all_gpu_targets = [fraction, speedup(what)] if count > 1 else [fraction]
         out.append(Case(
             "%s, %s, all %d GPUs; CuPy: their pinned bound" % (title, label, count),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, None), "CuPy": cp_entry(every, up, down)},
-            targets,
+            all_gpu_targets,
             note="bound: %d B up%s per element shared by %d GPUs, all at once"
                  % (up // n, ", %d down" % (down // n) if down else "", count)))
     return out

@@ -160,12 +160,14 @@ def _elementwise(name, args, kwargs):
 
 # ---- reductions ----
 
-def _reduce_block(fn, result_dtype, options, x, axis, keepdims):
+def _reduce_block(fn, kind, result_dtype, options, x, axis, keepdims):
     """myModule's reduction of one block over `axis` (a tuple, as Dask gives it)."""
-    if len(axis) == x.ndim:
-        # Over every axis myModule gives a NumPy scalar, whatever the chunk kind.
+    if kind == "numpy" and len(axis) == x.ndim:
+        # Over every axis of host data myModule gives a NumPy scalar (as NumPy does).
         value = np.asarray(fn(x, **options)).astype(result_dtype, copy=False)
         return value.reshape((1,) * x.ndim) if keepdims else value[()]
+    # GPU chunks: a 0-d or (1, ...) array on the chunk's GPU, so that no chunk waits
+    # for its kernel, as mm.sum of a DeviceArray and Dask's own CuPy reductions do.
     return fn(x, axis=axis, keepdims=keepdims, **options)
 
 
@@ -178,8 +180,8 @@ class _Step:
         self.result_dtype, self.options = np.dtype(result_dtype), dict(options)
 
     def __call__(self, x, axis=None, keepdims=False, **_):
-        result = _reduce_block(getattr(_core, self.name), self.result_dtype, self.options, x,
-                               axis, keepdims)
+        result = _reduce_block(getattr(_core, self.name), self.kind, self.result_dtype,
+                               self.options, x, axis, keepdims)
         # A NumPy scalar at the end, as Dask's own reductions of NumPy chunks give.
         return result if isinstance(result, np.generic) else _as_kind(result, self.kind)
 
@@ -227,8 +229,8 @@ def _reduction(name, args, kwargs):
     chunk_options = dict(combine_options)
     if bound.get("device") is not None:
         chunk_options["device"] = bound["device"]
-    # Over every axis the result is a host scalar; over some, chunks of the input's kind.
-    kind = "numpy" if len(axis) == x.ndim else _result_kind({_chunk_kind(x)})
+    # The chunks' kind: a full reduction of GPU chunks is a 0-d array on the GPU.
+    kind = _result_kind({_chunk_kind(x)})
     out_ndim = x.ndim if keepdims else x.ndim - len(axis)
     combine = _Step(name, kind, result_dtype, combine_options)
     return da.reduction(x, _Step(name, kind, result_dtype, chunk_options), combine,

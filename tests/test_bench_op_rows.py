@@ -449,3 +449,21 @@ def test_a_malformed_targets_table_stops_the_bench(tmp_path):
         (tmp_path / "bad.md").write_text(bad)
         with pytest.raises(ValueError):
             targets.read_table(str(tmp_path / "bad.md"))
+
+
+@pytest.mark.parametrize("gpus", [1, 2])
+def test_multi_gpu_rows_are_made_for_one_and_for_several_gpus(gpus):
+    """The rows of host data on every GPU are only made where myModule has a GPU: built
+    here with a stand-in that claims `gpus`, so that a fault in making them shows
+    without one (session 15 found the two-GPU rows raising on their first two-GPU run)."""
+    import multi_gpu_rows
+    libs = fake_libs()
+    libs["myModule"].mod.device_count = lambda: gpus
+    cases = multi_gpu_rows.cases(Builders(libs, None, Settings(True)), libs)
+    held = {c.name: [t.label for t in c.targets] for c in cases if c.targets}
+    alone = [name for name in held if "GPU 0 alone" in name]
+    every = [name for name in held if "all %d GPUs" % gpus in name]
+    assert len(alone) == len(every) == 2  # add and sum
+    for name in every:
+        # The speed-up over GPU 0 alone is asked only where there is more than one GPU.
+        assert len(held[name]) == (2 if gpus > 1 else 1)

@@ -60,8 +60,23 @@ def test_device_chunks_reductions(rng, name):
     a = rng.random(10_000) + 0.5 if name != "prod" else rng.random(50) + 0.5
     x = device_chunks(a, 999 if name != "prod" else 7)
     got = getattr(mm, name)(x).compute(scheduler="threads")
-    np.testing.assert_allclose(got, getattr(np, name)(a), rtol=1e-12)
-    assert np.asarray(got).dtype == np.float64
+    # A 0-d array on the GPU, as mm.sum of a DeviceArray: no partial result was read back.
+    assert isinstance(got, mm.DeviceArray) and got.shape == () and got.dtype == np.float64
+    np.testing.assert_allclose(got.get(), getattr(np, name)(a), rtol=1e-12)
+
+
+@pytest.mark.host_threads  # scheduler="threads"
+@pytest.mark.parametrize("name", ["sum", "max"])
+def test_device_chunks_full_reduction_keepdims_and_dtype(rng, name):
+    a = rng.integers(-1000, 1000, (300, 40)).astype(np.int32)
+    x = device_chunks(a, (70, 16))
+    got = getattr(mm, name)(x, keepdims=True).compute(scheduler="threads")
+    want = getattr(np, name)(a, keepdims=True)
+    assert isinstance(got, mm.DeviceArray) and got.shape == (1, 1) and got.dtype == want.dtype
+    np.testing.assert_array_equal(got.get(), want)
+    got = getattr(mm, name)(x, axis=(0, 1)).compute(scheduler="threads")
+    assert got.shape == () and got.dtype == getattr(np, name)(a).dtype
+    assert got.get()[()] == getattr(np, name)(a)
 
 
 @pytest.mark.host_threads  # scheduler="threads"
@@ -74,7 +89,10 @@ def test_cupy_chunks_stay_cupy(rng):
     got = y.compute(scheduler="threads")
     assert isinstance(got, cupy.ndarray)
     np.testing.assert_array_equal(cupy.asnumpy(got), a * a - 0.5)
-    np.testing.assert_allclose(mm.sum(x).compute(scheduler="threads"), a.sum(), rtol=1e-12)
+    total = mm.sum(x).compute(scheduler="threads")
+    # A 0-d CuPy array, as Dask's own x.sum() of CuPy chunks gives.
+    assert isinstance(total, cupy.ndarray) and total.shape == ()
+    np.testing.assert_allclose(cupy.asnumpy(total), a.sum(), rtol=1e-12)
 
 
 def test_dask_hooks_for_devicearray(rng):
@@ -133,7 +151,8 @@ def test_local_cuda_cluster_one_worker_per_gpu(cuda_client, rng):
     got = cuda_client.compute(z).result(timeout=300)
     np.testing.assert_array_equal(host(got), (a + 1.0) * b)
     total = cuda_client.compute(mm.sum(z)).result(timeout=300)
-    np.testing.assert_allclose(total, ((a + 1.0) * b).sum(), rtol=1e-12)
+    assert isinstance(total, mm.DeviceArray) and total.shape == ()
+    np.testing.assert_allclose(total.get(), ((a + 1.0) * b).sum(), rtol=1e-12)
 
 
 def test_tokenize_by_identity():
