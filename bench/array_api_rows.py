@@ -1,5 +1,5 @@
 """Rows of the array API namespace (myModule.array_api) beside the op table's own rows:
-var (a composition of reductions), clip, all and nonzero (a count pass, one wait for the
+var (one pass over the data: moments), clip, all and nonzero (a count pass, one wait for the
 count, a pass writing the indices) on a device array, beside CuPy's and PyTorch's own
 functions. Timed as every other GPU row (Entry of kind "gpu": timeit_gpu over the same
 rotating input sets).
@@ -42,7 +42,7 @@ def _functions(name, label, mod):
 
 # name: (description, bytes moved by the least a one-pass implementation reads/writes)
 ROWS = {
-    "var": ("var(x) (two passes: mean, squared deviations)", N * ITEM),
+    "var": ("var(x) (one pass: Welford batches, Chan's combination)", N * ITEM),
     "clip": ("clip(x, -1, 1)", 2 * N * ITEM),
     "all": ("all(x > -10)", N * ITEM),
     "nonzero": ("nonzero(x > 2) (2.3% true)", N * ITEM),

@@ -6,6 +6,7 @@
 #include "hooks.h"
 #include "indexing.h"
 #include "manipulation.h"
+#include "moments.h"
 #include "nonzero.h"
 #include "protocols.h"
 #include "reductions.h"
@@ -86,7 +87,8 @@ int arrays_init(PyObject *module, richcmpfunc richcompare)
     }
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
         array_functions_init(module) < 0 || nonzero_init(module) < 0 || sort_init(module) < 0 ||
-        scan_init(module) < 0 || search_init(module) < 0 || PyModule_AddFunctions(module, testing_functions) < 0) {
+        scan_init(module) < 0 || search_init(module) < 0 || moments_init(module) < 0 ||
+        PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }
     return 0;

@@ -776,6 +776,27 @@ static void test_c_contiguity(void) {
     CHECK(va_is_c_contiguous(NULL) == 0, "NULL");
 }
 
+/* va_var refuses what it cannot take before any device work: a dtype other than
+ * float32/float64, an out of another dtype or of more than one element. */
+static void test_bad_var_arguments(void) {
+    double x[4] = {1, 2, 3, 4}, r[4];
+    int64_t ix[4];
+    int64_t one[1] = {1};
+    layout c_order = layout_2d(1, 1, 0);
+    va_array a, ia, out, wide;
+    vec4(&a, x, VA_FLOAT64);
+    vec4(&ia, ix, VA_INT64);
+    vec4(&wide, r, VA_FLOAT64);
+    make_view(&out, r, VA_FLOAT64, 1, one, &c_order);
+    CHECK_STATUS(va_var(0, NULL, 0.0, &out), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_var(0, &a, 0.0, NULL), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_var(0, &ia, 0.0, &out), VA_ERROR_INVALID_VALUE);    /* integers */
+    CHECK_STATUS(va_var(0, &a, 0.0, &wide), VA_ERROR_INVALID_VALUE);    /* four elements */
+    va_array f32 = out;
+    f32.dtype = VA_FLOAT32;
+    CHECK_STATUS(va_var(0, &a, 0.0, &f32), VA_ERROR_INVALID_VALUE);     /* not a's dtype */
+}
+
 /* va_searchsorted refuses what it cannot search before any device work. */
 static void test_bad_search_arguments(void) {
     double sorted[4] = {1, 2, 3, 4}, vals[4] = {0, 1, 2, 5};
@@ -1939,6 +1960,7 @@ int main(void) {
     test_c_contiguity();
     test_bad_search_arguments();
     test_sort_of_a_vast_broadcast_view();
+    test_bad_var_arguments();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

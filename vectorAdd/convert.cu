@@ -3,6 +3,8 @@
 #include <cstdint>
 
 #include "elementwise_kernels.cuh"
+#include "layout.cuh"
+#include "memory.cuh"
 #include "ops.cuh"
 
 namespace va {
@@ -51,6 +53,22 @@ va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src
                                     src->dtype, static_cast<char *>(dst->data), n, walk));
         return VA_SUCCESS;
     });
+}
+
+va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
+                        DeviceBuffer *buffer, const void **data) {
+    if (a->dtype == dtype && va_is_c_contiguous(a)) {
+        *data = a->data;
+        return VA_SUCCESS;
+    }
+    const int64_t size = static_cast<int64_t>(va_dtype_size(dtype));
+    if (n > (INT64_MAX - 1) / size) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);  // a broadcast view of 2**62 elements
+    VA_CHECK(buffer->allocate(static_cast<size_t>(n * size + 1)));
+    va_array packed;
+    axis_last_view(a, a->ndim - 1, buffer->get(), dtype, &packed);
+    if (n > 0) VA_CHECK(convert_on_stream(device, stream, a, &packed, n));
+    *data = buffer->get();
+    return VA_SUCCESS;
 }
 
 }  // namespace va

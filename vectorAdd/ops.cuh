@@ -10,6 +10,8 @@
 
 namespace va {
 
+class DeviceBuffer;
+
 // Scratch laid out in kReduceScratchBytes of zeroed device memory.
 ReduceScratch scratch_at(void *memory);
 // The scratch of the library stream's reductions on `device` (current already).
@@ -44,5 +46,9 @@ va_status elementwise_on_stream(int device, cudaStream_t stream, va_op op, int32
                                 int64_t n, va_dtype compute);
 va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src,
                             const va_array *dst, int64_t n);
+// `a` (n elements) as a contiguous array of `dtype`: *data is a's own memory when it
+// already is one, else a converted copy queued on `stream` into `buffer`.
+va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
+                        DeviceBuffer *buffer, const void **data);
 
 }  // namespace va

@@ -44,24 +44,6 @@ __global__ void search_kernel(const T *__restrict__ sorted, int64_t n, const T *
     }
 }
 
-// `a` as a contiguous array of `dtype`: itself when it already is one, else a
-// converted copy in `buffer`.
-va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
-                        DeviceBuffer *buffer, const void **data) {
-    if (a->dtype == dtype && va_is_c_contiguous(a)) {
-        *data = a->data;
-        return VA_SUCCESS;
-    }
-    const int64_t size = static_cast<int64_t>(va_dtype_size(dtype));
-    if (n > (INT64_MAX - 1) / size) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);  // a broadcast view of 2**62 elements
-    VA_CHECK(buffer->allocate(static_cast<size_t>(n * size + 1)));
-    va_array packed;
-    axis_last_view(a, a->ndim - 1, buffer->get(), dtype, &packed);
-    if (n > 0) VA_CHECK(convert_on_stream(device, stream, a, &packed, n));
-    *data = buffer->get();
-    return VA_SUCCESS;
-}
-
 }  // namespace
 }  // namespace va
 

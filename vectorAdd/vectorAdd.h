@@ -323,6 +323,14 @@ va_status va_trace(int device, const va_array *a, void *result);
 va_status va_searchsorted(int device, const va_array *sorted, const va_array *values, int32_t right,
                           const va_array *out);
 
+/* The variance of every element of `a` (float32 or float64, any shape and layout),
+ * sum((x - mean)^2) / max(n - correction, 0) as NumPy's var with ddof=correction,
+ * written to `out` (one element of a's dtype, device memory). One pass over the
+ * data (a strided `a` is first copied), computed in double, combined in the same
+ * order on every run. An empty `a`, or n <= correction, gives NaN or inf, as
+ * NumPy. Queued on the library's stream. (Since 0.1.0.) */
+va_status va_var(int device, const va_array *a, double correction, const va_array *out);
+
 /* ---- sorting and scans along an axis, queued on the library's stream of `device` ---- */
 /* Sorts `a` along `axis` (in [0, a->ndim)), stable: equal elements keep their
  * order, also when `descending`. Floats in NumPy's order: NaN after +inf (first

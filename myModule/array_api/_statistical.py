@@ -1,6 +1,7 @@
 """Statistical, searching and utility functions of the standard over the library's
 reductions (`sum`, `prod`, `max`, `min`, `mean`, `argmax`, `argmin`, `all`, `any`,
-`count_nonzero` with axis=, keepdims=, dtype=). var/std are compositions of those."""
+`count_nonzero` with axis=, keepdims=, dtype=). var/std over every axis of a DeviceArray are
+one pass of their own (_core._var_all); over some axes, compositions of the reductions."""
 import math
 
 from .. import _core
@@ -44,14 +45,21 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """Two passes (the mean, then the squared deviations), as NumPy computes it."""
+    """NumPy's var(x, ddof=correction). Over every axis of a DeviceArray: one pass on its
+    GPU (_core._var_all). Over some axes: two passes (the mean, then the squared
+    deviations), as NumPy computes it."""
     if not _dtypes.isdtype(x.dtype, "real floating"):
         raise TypeError("var() takes a real floating-point array, got %s" % x.dtype)
-    n = math.prod(x.shape[a] for a in _axes(x, axis))
+    axes = _axes(x, axis)
+    if isinstance(x, _core.DeviceArray) and len(axes) == x.ndim:
+        result = _core._var_all(x, float(correction))
+        return result.reshape((1,) * x.ndim) if keepdims else result
+    n = math.prod(x.shape[a] for a in axes)
     centred = _core.subtract(x, _call("mean", x, axis=axis, keepdims=True))
     total = _call("sum", _core.square(centred), axis=axis, keepdims=keepdims)
-    # n - correction <= 0 gives inf or NaN, as NumPy's divide does.
-    return _core.divide(total, float(n - correction))
+    # No degrees of freedom left (n <= correction) divides by zero, as NumPy's var:
+    # inf, or NaN where the deviations are zero too.
+    return _core.divide(total, float(max(n - correction, 0)))
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
