@@ -8,6 +8,8 @@ scripts/array_api_tests.py (GPU only).
 """
 import math
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -473,6 +475,21 @@ def test_var_std(axis, correction):
     close(xp.var(d, axis=axis, correction=correction), np.asarray(np.var(a, axis=axis, ddof=correction)), "float64")
     close(xp.std(d, axis=axis, correction=correction, keepdims=True),
           np.std(a, axis=axis, ddof=correction, keepdims=True), "float64")
+
+
+@pytest.mark.parametrize("correction", [0, 1, 3, 4, 7])
+@pytest.mark.parametrize("axis", [0, 1, (0, 1)])
+def test_var_std_of_host_data_over_axes(axis, correction):
+    """The two-pass composition (host data, or some axes of a DeviceArray) against NumPy,
+    no degrees of freedom left included (NumPy: inf, or NaN; it warns)."""
+    a = host("float64")
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = np.var(a, axis=axis, ddof=correction)
+        np.testing.assert_allclose(np.asarray(xp.var(a, axis=axis, correction=correction)), want,
+                                   rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(xp.std(a, axis=axis, correction=correction)),
+                                   np.std(a, axis=axis, ddof=correction), rtol=1e-12)
 
 
 @gpu

@@ -58,8 +58,8 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     centred = _core.subtract(x, _call("mean", x, axis=axis, keepdims=True))
     total = _call("sum", _core.square(centred), axis=axis, keepdims=keepdims)
     # No degrees of freedom left (n <= correction) divides by zero, as NumPy's var:
-    # inf, or NaN where the deviations are zero too.
-    return _core.divide(total, float(max(n - correction, 0)))
+    # inf, or NaN where the deviations are zero too. (This module's max is the array API's.)
+    return _core.divide(total, float(n - correction) if n > correction else 0.0)
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
