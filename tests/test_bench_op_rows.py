@@ -391,7 +391,8 @@ def test_the_sort_scan_rows_are_ratios_to_the_faster_peer():
     stub = types.SimpleNamespace(libs={k: types.SimpleNamespace(mod=None) for k in ("myModule", "CuPy", "PyTorch")},
                                  data=None)
     rows = sort_scan_rows.cases(stub, None)
-    assert [c.name.split(",")[0] for c in rows] == ["sort", "argsort (stable)", "cumulative_sum", "searchsorted"]
+    assert [c.name.split(",")[0] for c in rows] == ["sort", "argsort (stable)", "cumulative_sum",
+                                                         "unique_values", "searchsorted"]
     (target,) = rows[0].targets
     assert target.evaluate({"myModule": {"median_s": 1.0}}, None) == (None, "n/a")
     both = {"myModule": {"median_s": 1.0}, "CuPy": {"median_s": 2.0}, "PyTorch": {"median_s": 0.9}}

@@ -16,8 +16,9 @@ from ._elementwise import clip, functions as _elementwise_functions, round  # no
 from ._info import __array_namespace_info__
 from ._manipulation import (
     astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, permute_dims, repeat,
-    reshape, roll, squeeze, stack, take, unstack,
+    reshape, roll, squeeze, stack, take, take_along_axis, tile, unstack,
 )
+from ._sets import unique_all, unique_counts, unique_inverse, unique_values
 from ._sorting import argsort, searchsorted, sort
 from ._statistical import (  # noqa: A004
     all, any, argmax, argmin, count_nonzero, cumulative_prod, cumulative_sum, max, mean, min, nonzero,

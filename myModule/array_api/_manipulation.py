@@ -68,6 +68,40 @@ def take(x, indices, /, *, axis=None):
     return x[(slice(None),) * _core._normalize_axis(axis, x.ndim) + (indices,)]
 
 
+def take_along_axis(x, indices, /, *, axis=-1):
+    """numpy.take_along_axis: x[..., indices[..., j, ...], ...] along `axis`, the other axes
+    of `indices` broadcast against x's. One gather, its index arrays resolved on the host
+    (ext/indexing.cpp), as take's."""
+    if x.ndim != indices.ndim:
+        raise ValueError("take_along_axis(): indices and x must have the same number of dimensions, "
+                         "got %d and %d" % (indices.ndim, x.ndim))
+    axis = _core._normalize_axis(axis, x.ndim)
+    key = []
+    for d in range(x.ndim):
+        if d == axis:
+            key.append(indices)
+        else:
+            shape = [1] * x.ndim
+            shape[d] = x.shape[d]
+            key.append(np.arange(x.shape[d], dtype=np.int64).reshape(shape))
+    return x[tuple(key)]
+
+
+def tile(x, repetitions, /):
+    """numpy.tile: x repeated along each axis (repetitions longer than x.ndim add leading
+    axes, shorter ones are padded with 1 in front): one copy of a broadcast view."""
+    reps = tuple(operator.index(r) for r in repetitions)
+    if any(r < 0 for r in reps):
+        raise ValueError("tile(): negative repetitions are not allowed, got %r" % (reps,))
+    ndim = max(x.ndim, len(reps))
+    reps = (1,) * (ndim - len(reps)) + reps
+    shape = (1,) * (ndim - x.ndim) + tuple(x.shape)
+    # (s0, s1, ...) -> (1, s0, 1, s1, ...) -> (r0, s0, r1, s1, ...) -> (r0*s0, r1*s1, ...)
+    spread = _core.broadcast_to(_core.reshape(x, tuple(v for n in shape for v in (1, n))),
+                                tuple(v for r, n in zip(reps, shape) for v in (r, n)))
+    return _core.reshape(spread, tuple(r * n for r, n in zip(reps, shape)), copy=True)
+
+
 def astype(x, dtype, /, *, copy=True, device=None):
     from ._dtypes import _dtype_of
     return _core.astype(x, _dtype_of(dtype), copy=copy, device=device)
