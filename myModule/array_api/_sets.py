@@ -4,10 +4,11 @@ of equal values starts (NaN != NaN, so every NaN is a value of its own, as the
 standard asks), the run starts through nonzero, and what each function returns
 read off them. The values come out sorted (NaN last), as NumPy's.
 
-On a GPU: the sort, the mask, nonzero, the counts and the running sums of the
-inverse are kernels on the array's GPU; the gathers and the scatter by positions
-(unique_all's indices and every inverse) resolve their index arrays through the
-host, as every integer-array index does (ext/indexing.cpp)."""
+On a GPU: the sort, the mask, the gathers through it (values, unique_all's
+indices), the counts and the running sums of the inverse are kernels on the
+array's GPU; the two gathers by positions (argsort's order applied to x, and the
+inverse permutation) resolve their index arrays through the host, as every
+integer-array index does (ext/indexing.cpp)."""
 from collections import namedtuple
 
 from .. import _core
@@ -18,8 +19,10 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 
 
 def _runs(x, positions):
-    """(sorted values, the order that sorts them or None, run-start mask, start positions),
-    DeviceArrays on x's GPU (host data is uploaded, as by every function here)."""
+    """(sorted values, the order that sorts them or None, the run-start mask), DeviceArrays
+    on x's GPU (host data is uploaded, as by every function here). What each run's first
+    element is (its value, its position in x) is read through the mask: a boolean index on
+    the GPU, no host round trip of positions."""
     flat = _core.reshape(x, (-1,))
     if positions:
         order = _core.argsort(flat)          # stable: a run's first element is its first occurrence
@@ -31,8 +34,7 @@ def _runs(x, positions):
     else:
         starts_mask = _core.concatenate([_one(True, "bool", ordered),
                                          _core.not_equal(ordered[1:], ordered[:-1])])
-    (starts,) = _core.nonzero(starts_mask)
-    return ordered, order, starts_mask, starts
+    return ordered, order, starts_mask
 
 
 def _one(value, dtype, like):
@@ -40,8 +42,11 @@ def _one(value, dtype, like):
     return _core.full((1,), value, dtype=dtype, device=like.device)
 
 
-def _counts(starts, n):
-    return _core.subtract(_core.concatenate([starts, _one(n, "int64", starts)])[1:], starts)
+def _counts(starts_mask):
+    """The length of each run: the differences of its start positions and the end."""
+    (starts,) = _core.nonzero(starts_mask)
+    end = _one(starts_mask.shape[0], "int64", starts)
+    return _core.subtract(_core.concatenate([starts, end])[1:], starts)
 
 
 def _inverse(x, order, starts_mask):
@@ -53,21 +58,20 @@ def _inverse(x, order, starts_mask):
 
 
 def unique_values(x, /):
-    ordered, _order, _mask, starts = _runs(x, positions=False)
-    return ordered[starts]
+    ordered, _order, mask = _runs(x, positions=False)
+    return ordered[mask]
 
 
 def unique_counts(x, /):
-    ordered, _order, _mask, starts = _runs(x, positions=False)
-    return UniqueCountsResult(ordered[starts], _counts(starts, ordered.shape[0]))
+    ordered, _order, mask = _runs(x, positions=False)
+    return UniqueCountsResult(ordered[mask], _counts(mask))
 
 
 def unique_inverse(x, /):
-    ordered, order, mask, starts = _runs(x, positions=True)
-    return UniqueInverseResult(ordered[starts], _inverse(x, order, mask))
+    ordered, order, mask = _runs(x, positions=True)
+    return UniqueInverseResult(ordered[mask], _inverse(x, order, mask))
 
 
 def unique_all(x, /):
-    ordered, order, mask, starts = _runs(x, positions=True)
-    return UniqueAllResult(ordered[starts], order[starts], _inverse(x, order, mask),
-                           _counts(starts, ordered.shape[0]))
+    ordered, order, mask = _runs(x, positions=True)
+    return UniqueAllResult(ordered[mask], order[mask], _inverse(x, order, mask), _counts(mask))
