@@ -46,6 +46,7 @@ import c_floor  # noqa: E402 - the C launch + sync floor of the n = 1 rows
 import dask_rows  # noqa: E402 - Dask arrays
 import dispatch_rows  # noqa: E402 - NumPy dispatch rows
 import first_call_rows  # noqa: E402 - first calls in a fresh process
+import matmul_rows  # noqa: E402 - the matrix product (issue 26)
 import multi_gpu_rows  # noqa: E402 - host data on every GPU
 import op_table_rows  # noqa: E402 - the op table's rows
 import peers_table_rows  # noqa: E402 - bench/TARGETS.md's peers table
@@ -63,6 +64,7 @@ ROWS = (
     dask_rows.cases,
     array_rows.cases,
     sort_scan_rows.cases,
+    matmul_rows.cases,
     peers_table_rows.transfer_cases,
 )
 

@@ -6,6 +6,7 @@
 #include "hooks.h"
 #include "indexing.h"
 #include "manipulation.h"
+#include "matmul.h"
 #include "moments.h"
 #include "nonzero.h"
 #include "protocols.h"
@@ -76,6 +77,7 @@ int arrays_init(PyObject *module, richcmpfunc richcompare)
     /* DeviceArray is made once, with every feature's methods and attributes in its
      * one table: nothing is added to the type once it is ready. */
     int functions_ok = 0, reductions_ok = 0;
+    matmul_number_methods(devicearray_number_methods());
     const TypePart parts[] = {
         manipulation_type_part(), array_functions_type_part(&functions_ok), array_api_type_part(),
         nonzero_type_part(), reductions_type_part(&reductions_ok), sort_type_part(), scan_type_part(),
@@ -88,7 +90,7 @@ int arrays_init(PyObject *module, richcmpfunc richcompare)
     if (creation_init(module) < 0 || indexing_init(module) < 0 || manipulation_init(module) < 0 ||
         array_functions_init(module) < 0 || nonzero_init(module) < 0 || sort_init(module) < 0 ||
         scan_init(module) < 0 || search_init(module) < 0 || moments_init(module) < 0 ||
-        PyModule_AddFunctions(module, testing_functions) < 0) {
+        matmul_init(module) < 0 || PyModule_AddFunctions(module, testing_functions) < 0) {
         return -1;
     }
     return 0;

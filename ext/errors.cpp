@@ -55,6 +55,13 @@ PyObject *raise_status(va_status status)
                           "process to use the GPU again) [%s:%d]",
                           info.name, info.text, info.file, info.line);
             return raise_cuda("CudaFatalError", message, &info, 0);
+        case VA_ERROR_LIBRARY_UNAVAILABLE:
+            PyOS_snprintf(message, sizeof(message),
+                          "%s could not be loaded (%s): install it with `pip install nvidia-cublas`, or "
+                          "put the CUDA toolkit's lib64 on LD_LIBRARY_PATH, or name the file in "
+                          "MYMODULE_CUBLAS", info.name, info.text);
+            PyErr_SetString(PyExc_ImportError, message);
+            return NULL;
         case VA_ERROR_CUDA:
         default:
             PyOS_snprintf(message, sizeof(message), "%s: %s [%s:%d]", info.name, info.text,

@@ -111,6 +111,30 @@ from ._core import argsort, cumprod, cumsum, cumulative_prod, cumulative_sum, se
 __all__ += ["argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "searchsorted", "sort"]
 __all__.sort()
 
+# ---- matrix products (issue 26): cuBLAS, loaded by the library on first use ----
+from ._core import matmul  # noqa: E402
+
+__all__ += ["matmul"]
+__all__.sort()
+
+
+def _point_at_wheel_cublas():
+    """Where pip's nvidia-cublas wheel put libcublas.so.13, for the library's loader
+    ($MYMODULE_CUBLAS, which a user's own setting overrides); nothing is loaded here."""
+    import os
+    import sys
+    if os.environ.get("MYMODULE_CUBLAS"):
+        return
+    for entry in sys.path:
+        for folder in ("cu13", "cublas"):
+            path = os.path.join(entry or ".", "nvidia", folder, "lib", "libcublas.so.13")
+            if os.path.isfile(path):
+                os.environ["MYMODULE_CUBLAS"] = os.path.abspath(path)
+                return
+
+
+_point_at_wheel_cublas()
+
 # ---- the user's own operations, built against the installed package (issue 23) ----
 from .build import get_include  # noqa: E402
 from ._load import load  # noqa: E402

@@ -213,6 +213,10 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     for obj in inputs + outs:
         if obj is not None and not _handled_by_us(obj):
             return NotImplemented
+    if method == "__call__" and ufunc is np.matmul:
+        if kwargs or len(inputs) != 2:
+            raise _unsupported("numpy.matmul with %s" % (", ".join(sorted(kwargs)) or "%d inputs" % len(inputs)))
+        return _core.matmul(*inputs)
     if method == "__call__":
         op = UFUNCS.get(ufunc)
         if op is None:

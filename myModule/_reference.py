@@ -96,6 +96,7 @@ def argsort(a, axis=-1, kind=None, order=None, descending=False, stable=None):
 
 
 searchsorted = np.searchsorted
+matmul = np.matmul
 cumsum = np.cumsum
 cumprod = np.cumprod
 cumulative_sum = np.cumulative_sum

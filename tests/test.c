@@ -533,16 +533,16 @@ static void check_output(const va_array *out, char *obuf, size_t obytes, expect_
 /* ------------------------------------------------------------------------ */
 
 static void test_status_strings(void) {
-    for (int s = VA_SUCCESS; s <= VA_ERROR_CUDA_FATAL; s++) {
+    for (int s = VA_SUCCESS; s <= VA_ERROR_LIBRARY_UNAVAILABLE; s++) {
         const char *text = va_status_string((va_status)s);
         CHECK(text != NULL && text[0] != '\0', "va_status_string(%d) is empty", s);
         for (int t = VA_SUCCESS; t < s; t++)
             CHECK(text != NULL && strcmp(text, va_status_string((va_status)t)) != 0,
                   "va_status_string(%d) equals va_status_string(%d)", s, t);
     }
-    /* 7 is inside the enum's range (0..7) but names no status. */
-    const char *unknown = va_status_string((va_status)7);
-    CHECK(unknown != NULL && unknown[0] != '\0', "va_status_string(7) is empty");
+    /* 8 is inside the enum's range but names no status. */
+    const char *unknown = va_status_string((va_status)8);
+    CHECK(unknown != NULL && unknown[0] != '\0', "va_status_string(8) is empty");
 }
 
 static void test_dtype_size(void) {
@@ -774,6 +774,46 @@ static void test_c_contiguity(void) {
     make_view(&v, buf, VA_FLOAT64, 2, empty, &fortran);
     CHECK(va_is_c_contiguous(&v) == 1, "empty view");
     CHECK(va_is_c_contiguous(NULL) == 0, "NULL");
+}
+
+/* A C-contiguous (d0, d1, d2) float64 view of `data`. */
+static void c_order_3d(va_array *v, double *data, int64_t d0, int64_t d1, int64_t d2) {
+    memset(v, 0, sizeof(*v));
+    v->data = data;
+    v->dtype = VA_FLOAT64;
+    v->ndim = 3;
+    v->shape[0] = d0;
+    v->shape[1] = d1;
+    v->shape[2] = d2;
+    v->strides[2] = 8;
+    v->strides[1] = 8 * d2;
+    v->strides[0] = 8 * d1 * d2;
+}
+
+/* va_matmul refuses what it cannot multiply before any device work: views that are not
+ * (B, m, k) @ (B, k, n) -> (B, m, n) of one dtype, an out that is not C-contiguous or that
+ * shares memory with an input. */
+static void test_bad_matmul_arguments(void) {
+    static double a_data[2 * 3 * 4], b_data[2 * 4 * 5], o_data[2 * 3 * 5];
+    int64_t s2[2] = {3, 4};
+    layout c2 = layout_2d(4, 1, 0);
+    va_array a, b, o, flat;
+    c_order_3d(&a, a_data, 2, 3, 4);
+    c_order_3d(&b, b_data, 2, 4, 5);
+    c_order_3d(&o, o_data, 2, 3, 5);
+    make_view(&flat, a_data, VA_FLOAT64, 2, s2, &c2);
+    CHECK_STATUS(va_matmul(0, NULL, &b, &o), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_matmul(0, &flat, &b, &o), VA_ERROR_INVALID_VALUE);        /* not 3-d */
+    CHECK_STATUS(va_matmul(0, &b, &a, &o), VA_ERROR_INVALID_VALUE);           /* k differs */
+    va_array f32 = o;
+    f32.dtype = VA_FLOAT32;
+    CHECK_STATUS(va_matmul(0, &a, &b, &f32), VA_ERROR_INVALID_VALUE);         /* another dtype */
+    va_array strided = o;
+    strided.strides[2] = 16;
+    CHECK_STATUS(va_matmul(0, &a, &b, &strided), VA_ERROR_INVALID_VALUE);     /* out not C-contiguous */
+    va_array onto_a = o;
+    onto_a.data = a_data;
+    CHECK_STATUS(va_matmul(0, &a, &b, &onto_a), VA_ERROR_INVALID_VALUE);      /* out over a */
 }
 
 /* va_var refuses what it cannot take before any device work: a dtype other than
@@ -1961,6 +2001,7 @@ int main(void) {
     test_bad_search_arguments();
     test_sort_of_a_vast_broadcast_view();
     test_bad_var_arguments();
+    test_bad_matmul_arguments();
     test_bad_reduce_arguments();
     test_bad_reduce_axes_arguments();
     test_bad_other_arguments();

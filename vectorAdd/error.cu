@@ -92,6 +92,16 @@ va_status record_status(va_status status, const char *file, int line) {
     return status;
 }
 
+va_status record_message(va_status status, const char *name, const char *text, const char *file, int line) {
+    t_last.cuda_code = 0;
+    t_last.name = name;
+    t_last.text = text;
+    t_last.file = file;
+    t_last.line = line;
+    t_last.bytes = 0;
+    return status;
+}
+
 void restore_error(const va_error_info &info) { t_last = info; }
 
 va_status usable() {
@@ -136,7 +146,8 @@ const char *va_status_string(va_status status) {
         case VA_ERROR_CUDA: return "CUDA call failed";
         case VA_ERROR_CUDA_FATAL:
             return "sticky CUDA fault: the process must be restarted to use the GPU";
-        default: break;
+        case VA_ERROR_LIBRARY_UNAVAILABLE: return "a library needed by the operation could not be loaded";
+        case VA_STATUS_MAX_ENUM: break;
     }
     return "unknown status";
 }

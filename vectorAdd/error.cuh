@@ -17,6 +17,10 @@ va_status record_cuda(cudaError_t err, const char *file, int line, int64_t bytes
 // Records a failure that is not a CUDA call (a bad argument, say).
 va_status record_status(va_status status, const char *file, int line);
 
+// Records a failure with its own name and text (both in static storage): a library
+// that could not be loaded, and the loader's reason.
+va_status record_message(va_status status, const char *name, const char *text, const char *file, int line);
+
 // Makes `info` the calling thread's last error (a worker thread's failure
 // reported by the thread that called the library).
 void restore_error(const va_error_info &info);

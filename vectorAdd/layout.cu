@@ -96,6 +96,14 @@ bool is_axis_last(const va_array *view, int axis) {
     return true;
 }
 
+bool may_overlap(const va_array *a, const va_array *b) {
+    int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+    byte_extent(a, &alo, &ahi);
+    byte_extent(b, &blo, &bhi);
+    const char *pa = static_cast<const char *>(a->data), *pb = static_cast<const char *>(b->data);
+    return pa + alo < pb + bhi && pb + blo < pa + ahi;
+}
+
 }  // namespace va
 
 extern "C" int32_t va_is_c_contiguous(const va_array *a) {

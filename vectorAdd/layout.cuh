@@ -29,6 +29,8 @@ void make_walk(const va_array *const *views, int nviews, Walk *walk);
 
 // The byte range [lo, hi) a view touches, relative to its data pointer.
 void byte_extent(const va_array *a, int64_t *lo, int64_t *hi);
+// Whether two views may share bytes (their byte extents meet).
+bool may_overlap(const va_array *a, const va_array *b);
 
 // A view of `data` with `a`'s shape and `dtype` whose elements lie contiguous in
 // C order once `axis` is moved last: the layout sorts and scans work in (each

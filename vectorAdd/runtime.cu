@@ -183,6 +183,7 @@ va_status va_shutdown(void) {
     if (st == VA_SUCCESS) VA_CHECK(va_synchronize(-1));
     va::shutdown_pipelines();
     va::shutdown_reduce();
+    va::shutdown_blas();
     va::shutdown_pinned();
     va::shutdown_memory();
     va::shutdown_streams();

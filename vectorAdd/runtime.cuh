@@ -53,6 +53,7 @@ void shutdown_memory();
 void shutdown_pinned();
 void shutdown_reduce();
 void shutdown_pipelines();
+void shutdown_blas();
 
 // True when the environment variable `name` is set to something other than ""
 // or "0" (the switches MYMODULE_NO_POOL and MYMODULE_NO_OVERLAP).

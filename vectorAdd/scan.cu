@@ -69,15 +69,6 @@ va_status scan_lines(int device, cudaStream_t stream, const T *in, T *out, int64
     return VA_SUCCESS;
 }
 
-// Whether two views may share bytes (then the scan goes through a buffer).
-bool may_overlap(const va_array *a, const va_array *b) {
-    int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
-    byte_extent(a, &alo, &ahi);
-    byte_extent(b, &blo, &bhi);
-    const char *pa = static_cast<const char *>(a->data), *pb = static_cast<const char *>(b->data);
-    return pa + alo < pb + bhi && pb + blo < pa + ahi;
-}
-
 }  // namespace
 }  // namespace va
 

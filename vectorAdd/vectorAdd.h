@@ -27,6 +27,8 @@ typedef enum va_status {
     VA_ERROR_OUT_OF_MEMORY = 4,     /* GPU (or pinned host) memory exhausted */
     VA_ERROR_CUDA = 5,              /* another CUDA failure; the context is still usable */
     VA_ERROR_CUDA_FATAL = 6,        /* a sticky fault: the process must restart */
+    VA_ERROR_LIBRARY_UNAVAILABLE = 7, /* a library loaded when first needed (cuBLAS) could not
+                                         be loaded: va_last_error's text says why (since 0.1.0) */
     VA_STATUS_MAX_ENUM = 0x7fffffff /* keeps any int a valid value when C++ reads it */
 } va_status;
 
@@ -322,6 +324,16 @@ va_status va_trace(int device, const va_array *a, void *result);
  * its shape, C-contiguous. Queued on the library's stream. (Since 0.1.0.) */
 va_status va_searchsorted(int device, const va_array *sorted, const va_array *values, int32_t right,
                           const va_array *out);
+
+/* out[i] = a[i] @ b[i] for i < B: a (B, m, k), b (B, k, n), out (B, m, n), one dtype.
+ * A batch stride may be 0 (one matrix for every i). float32 and float64 through cuBLAS,
+ * loaded when first needed (libcublas.so.13: $MYMODULE_CUBLAS, the loader's path,
+ * $CUDA_PATH/lib64, /usr/local/cuda/lib64; VA_ERROR_LIBRARY_UNAVAILABLE when none
+ * loads), in the inputs' precision (no TF32); their matrices in either row-major or
+ * column-major layout, others are copied first. bool, int32 and int64 with a kernel of
+ * the library's, as NumPy computes them (integers wrap; bool is any(a & b)). `out`
+ * C-contiguous, apart from a and b. Queued on the library's stream. (Since 0.1.0.) */
+va_status va_matmul(int device, const va_array *a, const va_array *b, const va_array *out);
 
 /* The variance of every element of `a` (float32 or float64, any shape and layout),
  * sum((x - mean)^2) / max(n - correction, 0) as NumPy's var with ddof=correction,

@@ -18,6 +18,7 @@ from ._manipulation import (
     astype, broadcast_arrays, broadcast_to, concat, diff, expand_dims, permute_dims, repeat,
     reshape, roll, squeeze, stack, take, take_along_axis, tile, unstack,
 )
+from ._linalg import matmul, tensordot, vecdot
 from ._sets import unique_all, unique_counts, unique_inverse, unique_values
 from ._sorting import argsort, searchsorted, sort
 from ._statistical import (  # noqa: A004
