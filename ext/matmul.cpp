@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "creation.h"
 #include "hooks.h"
 #include "matmul.h"
 #include "shapes.h"
@@ -177,6 +178,16 @@ fail:
     return result;
 }
 
+/* The operand on `device` in `dtype` (a GPU array of another dtype converted there). */
+static DeviceArrayObject *on_device_as(const Operand *op, va_dtype dtype, int device)
+{
+    DeviceArrayObject *x = operand_device_array(op, dtype, device);
+    if (x != NULL && x->dtype != dtype) {
+        Py_SETREF(x, devicearray_astype(x, dtype, device));
+    }
+    return x;
+}
+
 /* a @ b for any operands: NULL with an error, or Py_NotImplemented (a new
  * reference) when `operator` is set and an operand is not an array myModule takes. */
 static PyObject *matmul_any(PyObject *a_obj, PyObject *b_obj, int operator_call)
@@ -214,8 +225,8 @@ static PyObject *matmul_any(PyObject *a_obj, PyObject *b_obj, int operator_call)
         raise_status(VA_ERROR_UNSUPPORTED_DTYPE);
         goto done;
     }
-    da = operand_device_array(&a, dtype, device);
-    db = da != NULL ? operand_device_array(&b, dtype, device) : NULL;
+    da = on_device_as(&a, dtype, device);
+    db = da != NULL ? on_device_as(&b, dtype, device) : NULL;
     if (db != NULL) {
         result = matmul_device(da, db);
     }
