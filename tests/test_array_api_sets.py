@@ -128,3 +128,22 @@ def test_take_along_axis_refuses_what_numpy_refuses(rng):
         xp.take_along_axis(d, mm.to_device(np.array([[4, 0, 0]])), axis=0)          # out of bounds
     with pytest.raises(np.exceptions.AxisError):
         xp.take_along_axis(d, mm.to_device(np.zeros((1, 1), dtype=np.int64)), axis=2)
+
+
+@pytest.mark.parametrize("low", [-(2**40), 0, 2**62])
+def test_unique_of_int64_of_a_small_span(rng, low):
+    """int64 values spanning less than 2**31 (from 2**16 elements on) are sorted as int32
+    offsets from their minimum: the values, counts, positions and inverse come out as
+    NumPy's, far from zero too."""
+    a = (low + rng.integers(0, 1000, (300, 400))).astype(np.int64)
+    a[0, 0], a[-1, -1] = low, low + 2**31 - 1          # the widest span that narrows
+    values, index, inverse, counts = numpy_unique(a)
+    d = mm.to_device(a)
+    same(xp.unique_values(d), values)
+    got = xp.unique_all(d)
+    same(got.values, values)
+    same(got.indices, index.astype(np.int64))
+    same(got.inverse_indices, inverse.reshape(a.shape).astype(np.int64))
+    same(got.counts, counts.astype(np.int64))
+    a[0, 0] = low - 1                                   # one past it: the int64 sort
+    same(xp.unique_values(mm.to_device(a)), np.unique(a))
