@@ -45,6 +45,16 @@ def same(got, want):
     np.testing.assert_array_equal(host, want)
 
 
+def same_as_numpy_unique_all(got, a):
+    """unique_all's four arrays against NumPy's of the same data."""
+    values, index, inverse, counts = numpy_unique(a)
+    assert got._fields == ("values", "indices", "inverse_indices", "counts")
+    same(got.values, values)
+    same(got.indices, index.astype(np.int64))   # the first occurrence of each value
+    same(got.inverse_indices, inverse.reshape(a.shape).astype(np.int64))
+    same(got.counts, counts.astype(np.int64))
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(), (0,), (1,), (5, 4), (3000,), (1 << 20,)])
 def test_unique_functions_match_numpy(rng, dtype, shape):
@@ -58,24 +68,14 @@ def test_unique_functions_match_numpy(rng, dtype, shape):
     got = xp.unique_inverse(d)
     same(got.values, values)
     same(got.inverse_indices, inverse.reshape(a.shape).astype(np.int64))
-    got = xp.unique_all(d)
-    assert got._fields == ("values", "indices", "inverse_indices", "counts")
-    same(got.values, values)
-    same(got.indices, index.astype(np.int64))   # the first occurrence of each value
-    same(got.inverse_indices, inverse.reshape(a.shape).astype(np.int64))
-    same(got.counts, counts.astype(np.int64))
+    same_as_numpy_unique_all(xp.unique_all(d), a)
 
 
 def test_unique_of_views(rng):
     a = sample(np.float64, (40, 30), rng)
     d = mm.to_device(a)
     for view, host in ((d[::-1, ::3], a[::-1, ::3]), (d.T, a.T)):
-        values, index, inverse, counts = numpy_unique(host)
-        got = xp.unique_all(view)
-        same(got.values, values)
-        same(got.indices, index.astype(np.int64))
-        same(got.inverse_indices, inverse.reshape(host.shape).astype(np.int64))
-        same(got.counts, counts.astype(np.int64))
+        same_as_numpy_unique_all(xp.unique_all(view), host)
 
 
 def test_unique_nan_values_are_each_their_own():
@@ -137,13 +137,8 @@ def test_unique_of_int64_of_a_small_span(rng, low):
     NumPy's, far from zero too."""
     a = (low + rng.integers(0, 1000, (300, 400))).astype(np.int64)
     a[0, 0], a[-1, -1] = low, low + 2**31 - 1          # the widest span that narrows
-    values, index, inverse, counts = numpy_unique(a)
     d = mm.to_device(a)
-    same(xp.unique_values(d), values)
-    got = xp.unique_all(d)
-    same(got.values, values)
-    same(got.indices, index.astype(np.int64))
-    same(got.inverse_indices, inverse.reshape(a.shape).astype(np.int64))
-    same(got.counts, counts.astype(np.int64))
+    same(xp.unique_values(d), np.unique(a))
+    same_as_numpy_unique_all(xp.unique_all(d), a)
     a[0, 0] = low - 1                                   # one past it: the int64 sort
     same(xp.unique_values(mm.to_device(a)), np.unique(a))
