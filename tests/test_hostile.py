@@ -215,8 +215,12 @@ def entry_to_device(obj):
     return mm.to_device(obj)
 
 
-ENTRIES = [entry_asarray, entry_operand, entry_out, entry_to_device]
-ENTRY_IDS = ["asarray", "operand", "out", "to_device"]
+def entry_matmul(obj):
+    return mm.matmul(obj, np.ones((2, 2)))
+
+
+ENTRIES = [entry_asarray, entry_operand, entry_out, entry_to_device, entry_matmul]
+ENTRY_IDS = ["asarray", "operand", "out", "to_device", "matmul"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
@@ -551,8 +555,8 @@ def entry_from_dlpack(obj):
     return mm.from_dlpack(obj)
 
 
-DLPACK_ENTRIES = [entry_from_dlpack, entry_asarray, entry_operand]
-DLPACK_ENTRY_IDS = ["from_dlpack", "asarray", "operand"]
+DLPACK_ENTRIES = [entry_from_dlpack, entry_asarray, entry_operand, entry_matmul]
+DLPACK_ENTRY_IDS = ["from_dlpack", "asarray", "operand", "matmul"]
 
 
 @pytest.mark.parametrize("entry", DLPACK_ENTRIES, ids=DLPACK_ENTRY_IDS)

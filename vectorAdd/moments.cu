@@ -2,8 +2,8 @@
 // (count, mean, M2) of what it read, taking a batch of packs at a time (the
 // batch's own mean and squared deviations in registers, then Chan et al.'s
 // update of the running moments, one division a batch); the threads' moments
-// are combined the same way through a warp-shuffle tree, the blocks' by the last
-// block to finish, always in the same order. Two passes (NumPy's mean, then its
+// are combined the same way through the reductions' warp-shuffle tree
+// (block_reduce), the blocks' by the last block to finish, always in the same order. Two passes (NumPy's mean, then its
 // squared deviations) read the data twice; this reads it once, with the
 // accuracy of the two-pass method within each batch and of the pairwise
 // combination across them.
@@ -16,12 +16,13 @@
 #include "layout.cuh"
 #include "memory.cuh"
 #include "ops.cuh"
+#include "reduce_kernels.cuh"
 #include "runtime.cuh"
 
 namespace va {
 namespace {
 
-constexpr int kMomentThreads = 256;
+constexpr int kMomentThreads = kReduceThreads;  // block_reduce's block
 constexpr int kBatchPacks = 4;  // packs in flight a thread, one batch
 // Three doubles a block in the reduction scratch (sized for kMaxBlocks int64s).
 constexpr int kMaxMomentBlocks = kMaxBlocks / 3;
@@ -40,24 +41,17 @@ __device__ __forceinline__ Moments merge(const Moments &a, const Moments &b) {
     return {n, a.mean + delta * share, a.m2 + b.m2 + delta * delta * a.n * share};
 }
 
+// The moments as block_reduce's accumulator: shuffled a double at a time, merged.
 __device__ __forceinline__ Moments shuffle_down(const Moments &m, int offset) {
     return {__shfl_down_sync(0xffffffffu, m.n, offset), __shfl_down_sync(0xffffffffu, m.mean, offset),
             __shfl_down_sync(0xffffffffu, m.m2, offset)};
 }
 
-__device__ Moments block_moments(Moments m) {
-    __shared__ Moments warp_moments[kMomentThreads / 32];
-    for (int offset = 16; offset > 0; offset >>= 1) m = merge(m, shuffle_down(m, offset));
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0) warp_moments[warp] = m;
-    __syncthreads();
-    if (warp == 0) {
-        m = lane < kMomentThreads / 32 ? warp_moments[lane] : Moments{0, 0, 0};
-        for (int offset = 16; offset > 0; offset >>= 1) m = merge(m, shuffle_down(m, offset));
-    }
-    __syncthreads();
-    return m;
-}
+struct Merge {
+    template <typename A>
+    __device__ static A neutral() { return A{0, 0, 0}; }
+    __device__ Moments operator()(const Moments &a, const Moments &b) const { return merge(a, b); }
+};
 
 // sum((x - mean)^2) / max(n - correction, 0), NumPy's var (an empty input, or
 // no degrees of freedom left, divide by zero: NaN or inf, as NumPy's do).
@@ -108,7 +102,7 @@ moments_kernel(const T *data, int64_t n, int64_t span, double correction, double
     if (blockIdx.x == gridDim.x - 1)
         for (int64_t i = groups * G + threadIdx.x; i < n; i += kMomentThreads)
             m = merge(m, Moments{1, static_cast<double>(data[i]), 0});
-    m = block_moments(m);
+    m = block_reduce<Merge>(m);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *result = variance<T>(m, correction);
         return;
@@ -128,7 +122,7 @@ moments_kernel(const T *data, int64_t n, int64_t span, double correction, double
     for (int b = threadIdx.x; b < blocks; b += kMomentThreads)
         total = merge(total, Moments{__ldcg(&partials[b]), __ldcg(&partials[blocks + b]),
                                      __ldcg(&partials[2 * blocks + b])});
-    total = block_moments(total);
+    total = block_reduce<Merge>(total);
     if (threadIdx.x == 0) {
         *result = variance<T>(total, correction);
         *counter = 0;

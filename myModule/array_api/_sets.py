@@ -30,7 +30,7 @@ def _narrowed(flat):
     small span as int32 offsets from their minimum, else the values themselves."""
     if flat.dtype != "int64" or flat.shape[0] < _NARROW_FROM:
         return flat, None
-    low, high = int(_core.min(flat)), int(_core.max(flat))
+    low, high = (int(v) for v in _core.stack([_core.min(flat), _core.max(flat)]).get())  # one wait
     if high - low >= 2**31:
         return flat, None
     return _core.astype(_core.subtract(flat, low), "int32"), low
