@@ -22,12 +22,16 @@ ifeq ($(shell $(PYTHON) scripts/externally_managed.py 2>/dev/null),yes)
   BASE_PYTHON := $(PYTHON)
   override PYTHON := $(CURDIR)/$(VENV)/bin/python
 endif
-# Every architecture CUDA 13.0's nvcc lists (nvcc --list-gpu-arch), Turing to
-# Blackwell, plus PTX of the newest for GPUs after it: what `make wheel` builds,
-# and every target where no GPU is listed (CI). Elsewhere a build is for the GPUs
-# nvidia-smi lists (their compute capabilities), several times faster. A caller's
-# CUDA_ARCH wins: make build CUDA_ARCH=90, make test CUDA_ARCH="$(ALL_ARCHS)".
-ALL_ARCHS := 75 80 86 87 88 89 90 100 103 110 120 121
+# Machine code for every GPU CUDA 13.0's nvcc lists, Turing to Blackwell, plus PTX of
+# the newest for GPUs after it: what `make wheel` builds, and every target where no GPU
+# is listed (CI). A cubin runs on its own compute capability and every later minor
+# one of the same major, so one architecture of each family covers the rest (sm_86's
+# code runs on sm_87, sm_88 and sm_89, sm_100's on sm_103, sm_120's on sm_121), as
+# PyTorch's wheels choose: seven, not the twelve nvcc lists, since the eleven dtypes
+# of 0.2.0 (twelve took the wheel past 25 MB; bench/NOTES.md, "Session 16").
+# Elsewhere a build is for the GPUs nvidia-smi lists (their compute capabilities),
+# several times faster. A caller's CUDA_ARCH wins: make build CUDA_ARCH=90.
+ALL_ARCHS := 75 80 86 90 100 110 120
 ifeq ($(origin CUDA_ARCH),undefined)
   ifneq ($(filter wheel,$(MAKECMDGOALS)),)
     CUDA_ARCH := $(ALL_ARCHS)

@@ -45,6 +45,7 @@ import axis_rows  # noqa: E402 - reductions over axes
 import c_floor  # noqa: E402 - the C launch + sync floor of the n = 1 rows
 import dask_rows  # noqa: E402 - Dask arrays
 import dispatch_rows  # noqa: E402 - NumPy dispatch rows
+import dtype_rows  # noqa: E402 - the narrow integer dtypes (issue 26)
 import first_call_rows  # noqa: E402 - first calls in a fresh process
 import matmul_rows  # noqa: E402 - the matrix product (issue 26)
 import multi_gpu_rows  # noqa: E402 - host data on every GPU
@@ -65,6 +66,7 @@ ROWS = (
     array_rows.cases,
     sort_scan_rows.cases,
     matmul_rows.cases,
+    dtype_rows.cases,
     peers_table_rows.transfer_cases,
 )
 

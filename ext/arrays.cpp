@@ -60,6 +60,9 @@ static PyMethodDef testing_functions[] = {
     {"_install_hooks", (PyCFunction)(void (*)(void))mm_install_hooks, METH_FASTCALL | METH_KEYWORDS,
      "_install_hooks(*, errors, reference, dask, array_api, dispatch)\n--\n\nThe package's modules the extension "
      "calls (myModule/__init__.py installs them at import)."},
+    {"_supported_dtypes", (PyCFunction)mm_supported_dtypes, METH_NOARGS,
+     "_supported_dtypes()\n--\n\nThe dtypes the library has, as NumPy dtypes, in the order of its "
+     "va_dtype enum (bool, integers and floats: the one list tests and the array API read)."},
     {"_promote_types", (PyCFunction)(void (*)(void))mm_promote_types, METH_FASTCALL,
      "_promote_types(a, b)\n--\n\nThe dtype both dtypes promote to, as every operation promotes its arrays "
      "(numpy.promote_types over the supported dtypes)."},

@@ -38,10 +38,19 @@ int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out);
 /* New reference to the native NumPy dtype of `dtype`. */
 PyArray_Descr *descr_from_va(va_dtype dtype);
 const char *va_dtype_name(va_dtype dtype);
+/* 0 and *out set when a DLPack (code, bits) of one lane is a supported dtype. */
+int va_dtype_from_dlpack(uint8_t code, int bits, va_dtype *out);
+/* NumPy's kind character of a supported dtype: 'b', 'i', 'u' or 'f' (0 for none). */
+char dtype_kind(va_dtype dtype);
+/* Its DLPack type code, and its __cuda_array_interface__ typestr. */
+uint8_t dlpack_code_of(va_dtype dtype);
+const char *typestr_of(va_dtype dtype);
 /* Every supported dtype's name in one phrase ("int32, int64, ... and bool", or with
  * "or"), from the dtype enum: the messages that list them cannot fall behind it. */
 const char *supported_dtypes_and(void);
 const char *supported_dtypes_or(void);
+/* _core._supported_dtypes(): a tuple of every supported dtype, in the enum's order. */
+PyObject *mm_supported_dtypes(PyObject *module, PyObject *unused);
 /* _core._promote_types(a, b): the library's one promotion (va_promote_types) for
  * the Python side (the array API's result_type and can_cast). */
 PyObject *mm_promote_types(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -81,7 +81,7 @@ static PyObject *nb_float(PyObject *op) { return convert_single(op, PyNumber_Flo
 static PyObject *nb_index(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
-    if (self->ndim != 0 || (self->dtype != VA_INT32 && self->dtype != VA_INT64)) {
+    if (self->ndim != 0 || (dtype_kind(self->dtype) != 'i' && dtype_kind(self->dtype) != 'u')) {
         PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be converted to a scalar index");
         return NULL;
     }

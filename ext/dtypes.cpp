@@ -1,40 +1,77 @@
 /* The supported dtypes and their NumPy descriptors. */
 #include "common.h"
+#include "dlpack_abi.h"
+
+/* What Python and the exchange protocols call each va_dtype, in the enum's order:
+ * its name, NumPy's type number, its kind and size (how a descriptor of either
+ * byte order is recognised), its __cuda_array_interface__ typestr and its
+ * DLPack type code. */
+typedef struct dtype_facts {
+    const char *name;
+    int npy_type;
+    char kind;
+    int size;
+    const char *typestr;
+    uint8_t dlpack_code;
+} dtype_facts;
+
+static const dtype_facts facts[VA_DTYPE_COUNT] = {
+    {"int32", NPY_INT32, 'i', 4, "<i4", DLPACK_CODE_INT},
+    {"int64", NPY_INT64, 'i', 8, "<i8", DLPACK_CODE_INT},
+    {"float32", NPY_FLOAT32, 'f', 4, "<f4", DLPACK_CODE_FLOAT},
+    {"float64", NPY_FLOAT64, 'f', 8, "<f8", DLPACK_CODE_FLOAT},
+    {"bool", NPY_BOOL, 'b', 1, "|b1", DLPACK_CODE_BOOL},
+    {"int8", NPY_INT8, 'i', 1, "|i1", DLPACK_CODE_INT},
+    {"int16", NPY_INT16, 'i', 2, "<i2", DLPACK_CODE_INT},
+    {"uint8", NPY_UINT8, 'u', 1, "|u1", DLPACK_CODE_UINT},
+    {"uint16", NPY_UINT16, 'u', 2, "<u2", DLPACK_CODE_UINT},
+    {"uint32", NPY_UINT32, 'u', 4, "<u4", DLPACK_CODE_UINT},
+    {"uint64", NPY_UINT64, 'u', 8, "<u8", DLPACK_CODE_UINT},
+};
+
+static int known(va_dtype dtype) { return dtype >= 0 && dtype < VA_DTYPE_COUNT; }
 
 int va_dtype_from_descr(PyArray_Descr *descr, va_dtype *out)
 {
-    const char kind = descr->kind;
-    const npy_intp size = PyDataType_ELSIZE(descr);
-    if (kind == 'b' && size == 1) {
-        *out = VA_BOOL;
+    for (int d = 0; d < VA_DTYPE_COUNT; ++d) {
+        if (descr->kind == facts[d].kind && PyDataType_ELSIZE(descr) == facts[d].size) {
+            *out = (va_dtype)d;
+            return 0;
+        }
     }
-    else if (kind == 'i' && size == 4) {
-        *out = VA_INT32;
+    return -1;
+}
+
+int va_dtype_from_dlpack(uint8_t code, int bits, va_dtype *out)
+{
+    for (int d = 0; d < VA_DTYPE_COUNT; ++d) {
+        if (code == facts[d].dlpack_code && bits == 8 * facts[d].size) {
+            *out = (va_dtype)d;
+            return 0;
+        }
     }
-    else if (kind == 'i' && size == 8) {
-        *out = VA_INT64;
-    }
-    else if (kind == 'f' && size == 4) {
-        *out = VA_FLOAT32;
-    }
-    else if (kind == 'f' && size == 8) {
-        *out = VA_FLOAT64;
-    }
-    else {
-        return -1;
-    }
-    return 0;
+    return -1;
+}
+
+char dtype_kind(va_dtype dtype)
+{
+    return known(dtype) ? facts[dtype].kind : 0;
+}
+
+uint8_t dlpack_code_of(va_dtype dtype)
+{
+    return known(dtype) ? facts[dtype].dlpack_code : (uint8_t)DLPACK_CODE_INT;
+}
+
+const char *typestr_of(va_dtype dtype)
+{
+    return known(dtype) ? facts[dtype].typestr : "";
 }
 
 PyArray_Descr *descr_from_va(va_dtype dtype)
 {
-    switch (dtype) {
-        case VA_INT32: return PyArray_DescrFromType(NPY_INT32);
-        case VA_INT64: return PyArray_DescrFromType(NPY_INT64);
-        case VA_FLOAT32: return PyArray_DescrFromType(NPY_FLOAT32);
-        case VA_FLOAT64: return PyArray_DescrFromType(NPY_FLOAT64);
-        case VA_BOOL: return PyArray_DescrFromType(NPY_BOOL);
-        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
+    if (known(dtype)) {
+        return PyArray_DescrFromType(facts[dtype].npy_type);
     }
     PyErr_SetString(PyExc_SystemError, "unknown va_dtype");
     return NULL;
@@ -42,15 +79,7 @@ PyArray_Descr *descr_from_va(va_dtype dtype)
 
 const char *va_dtype_name(va_dtype dtype)
 {
-    switch (dtype) {
-        case VA_INT32: return "int32";
-        case VA_INT64: return "int64";
-        case VA_FLOAT32: return "float32";
-        case VA_FLOAT64: return "float64";
-        case VA_BOOL: return "bool";
-        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
-    }
-    return "unknown";
+    return known(dtype) ? facts[dtype].name : "unknown";
 }
 
 /* The names joined, the last with `last` (" and ", " or "), in the enum's order. */
@@ -96,6 +125,23 @@ static int supported_dtype(PyObject *obj, va_dtype *out)
     }
     Py_DECREF(descr);
     return st;
+}
+
+PyObject *mm_supported_dtypes(PyObject *, PyObject *)
+{
+    PyObject *result = PyTuple_New(VA_DTYPE_COUNT);
+    if (result == NULL) {
+        return NULL;
+    }
+    for (int d = 0; d < VA_DTYPE_COUNT; ++d) {
+        PyArray_Descr *descr = descr_from_va((va_dtype)d);
+        if (descr == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, d, (PyObject *)descr);
+    }
+    return result;
 }
 
 PyObject *mm_promote_types(PyObject *, PyObject *const *args, Py_ssize_t nargs)

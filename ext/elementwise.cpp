@@ -32,10 +32,12 @@ static void no_loop_reason(const va_op_info *info, char *reason, size_t size)
             PyOS_snprintf(reason, size, "it takes bool and integers only, as %s", info->reference);
             return;
         case VA_DOMAIN_SHIFT:
-            PyOS_snprintf(reason, size, "it takes integers only (%s shifts bool as int8, not a dtype of this "
-                          "library)", info->reference);
+            PyOS_snprintf(reason, size, "it takes bool and integers only, as %s", info->reference);
             return;
-        case VA_DOMAIN_ALL: case VA_DOMAIN_NUMBER: case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
+        case VA_DOMAIN_NUMBER:
+            PyOS_snprintf(reason, size, "it takes numbers, not bool alone, as %s", info->reference);
+            return;
+        case VA_DOMAIN_ALL: case VA_DOMAIN_ARITHMETIC: case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
         case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_FIXED: case VA_DOMAIN_MEAN:
         case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: case VA_DOMAIN_MAX_ENUM:
             break;

@@ -338,12 +338,7 @@ static void release_versioned_capsule(PyObject *capsule)
 
 static int dtype_from_dlpack(DLDataTypeABI t, va_dtype *dtype)
 {
-    if (t.lanes == 1 && t.code == DLPACK_CODE_INT && t.bits == 32) *dtype = VA_INT32;
-    else if (t.lanes == 1 && t.code == DLPACK_CODE_INT && t.bits == 64) *dtype = VA_INT64;
-    else if (t.lanes == 1 && t.code == DLPACK_CODE_FLOAT && t.bits == 32) *dtype = VA_FLOAT32;
-    else if (t.lanes == 1 && t.code == DLPACK_CODE_FLOAT && t.bits == 64) *dtype = VA_FLOAT64;
-    else if (t.lanes == 1 && t.code == DLPACK_CODE_BOOL && t.bits == 8) *dtype = VA_BOOL;
-    else {
+    if (t.lanes != 1 || va_dtype_from_dlpack(t.code, t.bits, dtype) < 0) {
         PyErr_Format(PyExc_TypeError,
                      "unsupported DLPack dtype (code %d, %d bits, %d lanes): myModule supports %s",
                      t.code, t.bits, t.lanes, supported_dtypes_and());
@@ -672,8 +667,6 @@ int interop_after_write(PyObject *obj, int device)
 
 /* ---- export ---- */
 
-static const char *typestrs[] = {"<i4", "<i8", "<f4", "<f8", "|b1"};
-
 PyObject *devicearray_cai(PyObject *op, void *)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
@@ -704,7 +697,7 @@ PyObject *devicearray_cai(PyObject *op, void *)
         goto done;
     }
     result = Py_BuildValue("{s:O,s:s,s:(NO),s:O,s:i,s:O}", "shape", shape, "typestr",
-                           typestrs[self->dtype], "data", PyLong_FromVoidPtr(self->data),
+                           typestr_of(self->dtype), "data", PyLong_FromVoidPtr(self->data),
                            self->readonly ? Py_True : Py_False,
                            "strides", strides, "version", 3, "stream", stream);
 done:
@@ -844,9 +837,7 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
     tensor.device.device_type = DLPACK_DEVICE_CUDA;
     tensor.device.device_id = source->device;
     tensor.ndim = source->ndim;
-    tensor.dtype.code = source->dtype == VA_BOOL ? DLPACK_CODE_BOOL
-                        : (source->dtype == VA_FLOAT32 || source->dtype == VA_FLOAT64) ? DLPACK_CODE_FLOAT
-                                                                                      : DLPACK_CODE_INT;
+    tensor.dtype.code = dlpack_code_of(source->dtype);
     tensor.dtype.bits = (uint8_t)(8 * itemsize);
     tensor.dtype.lanes = 1;
     tensor.shape = ctx->shape;

@@ -231,6 +231,7 @@ static const char *domain_name(va_domain domain)
         case VA_DOMAIN_LOGICAL: return "logical";
         case VA_DOMAIN_COUNT: return "count";
         case VA_DOMAIN_SHIFT: return "shift";
+        case VA_DOMAIN_ARITHMETIC: return "arithmetic";
         case VA_DOMAIN_MAX_ENUM: break;
     }
     return "unknown";

@@ -102,20 +102,11 @@ static int convert_into(DeviceArrayObject *src, DeviceArrayObject *dst)
     return 0;
 }
 
-/* NumPy's promotion of two of the supported dtypes. */
+/* NumPy's promotion of two of the supported dtypes (the library's rule). */
 static va_dtype promote(va_dtype a, va_dtype b)
 {
-    if (a == b || b == VA_BOOL) {
-        return a;
-    }
-    if (a == VA_BOOL) {
-        return b;
-    }
-    const int a_float = a == VA_FLOAT32 || a == VA_FLOAT64, b_float = b == VA_FLOAT32 || b == VA_FLOAT64;
-    if (a_float != b_float) {
-        return VA_FLOAT64;  /* int32 or int64 with either float */
-    }
-    return a_float ? VA_FLOAT64 : VA_INT64;
+    va_dtype p = VA_DTYPE_COUNT;
+    return va_promote_types(a, b, &p) == VA_SUCCESS ? p : VA_DTYPE_COUNT;
 }
 
 va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out)
@@ -130,7 +121,7 @@ va_dtype reduction_dtype_for_out(va_op op, va_dtype in, va_dtype out)
         return loop == natural ? VA_DTYPE_COUNT : loop;
     }
     /* np.mean asks for float64 itself for bool and integers. */
-    if (domain == VA_DOMAIN_MEAN && (in == VA_FLOAT32 || in == VA_FLOAT64)) {
+    if (domain == VA_DOMAIN_MEAN && dtype_kind(in) == 'f') {
         const va_dtype loop = promote(in, out);
         return loop == in ? VA_DTYPE_COUNT : loop;
     }

@@ -20,17 +20,16 @@ typedef struct {
     int include_initial;
 } ScanRequest;
 
-/* NumPy's result dtype of a running sum or product: bool and integers narrower
- * than the default integer as int64 (cumsum of int32 is int64 on Linux). */
+/* NumPy's result dtype of a running sum or product: bool and signed integers
+ * as int64 (cumsum of int32 is int64 on Linux), unsigned ones as uint64, floats
+ * as themselves. */
 static va_dtype default_scan_dtype(va_dtype in)
 {
-    switch (in) {
-        case VA_BOOL: case VA_INT32: case VA_INT64: return VA_INT64;
-        case VA_FLOAT32: return VA_FLOAT32;
-        case VA_FLOAT64: return VA_FLOAT64;
-        case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
+    const char kind = dtype_kind(in);
+    if (kind == 'b' || kind == 'i') {
+        return VA_INT64;
     }
-    return VA_DTYPE_COUNT;
+    return kind == 'u' ? VA_UINT64 : in;
 }
 
 /* A new DeviceArray holding the scan of `a` on its GPU, or `req->out` filled. */

@@ -69,7 +69,7 @@ from ._core import _memory_stats, _release_cached, _runtime_info, _testing_fault
 from ._config import show_config
 from ._devices import devices, set_devices
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The op table: one dict per declared operation (name, kind, nin, nparams,
 #: args, reference, pyop, doc, domain, ulp, has_identity, results, fixed_inputs).

@@ -25,12 +25,14 @@ def check_power(compute, base, exponent):
 def softplus(x, out=None):
     """``log(1 + exp(x))`` as user_ops/softplus.cu computes it (``x + log1p(exp(-x))``
     above 20, where exp(x) would lose the 1), in the dtype NumPy's float functions
-    give (domain FLOAT: float64 for integers, float16 for bool)."""
+    give (domain FLOAT: float16 for bool, int8 and uint8, float32 for int16 and
+    uint16, float64 for wider integers)."""
     x = np.asarray(x)
     if x.dtype.kind in "biu":
-        # NumPy's rule for a float function (np.sqrt): bool -> float16, which the
-        # library lacks (so it refuses bool), integers -> float64.
-        x = x.astype(np.float16 if x.dtype.kind == "b" else np.float64)
+        # NumPy's rule for a float function (np.sqrt): the smallest float the
+        # input casts to safely (float16, which the library lacks, refuses bool,
+        # int8 and uint8 there).
+        x = x.astype(np.promote_types(x.dtype, np.float16))
     with np.errstate(over="ignore", invalid="ignore"):
         big = x + np.log1p(np.exp(-x))
         small = np.log1p(np.exp(np.minimum(x, x.dtype.type(20))))

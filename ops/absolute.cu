@@ -6,7 +6,7 @@ struct Absolute {
     template <typename T>
     __device__ T operator()(T x) const {
         if constexpr (std::is_same<T, bool>::value) return x;
-        else if constexpr (std::is_integral<T>::value) return x < 0 ? va::wrap_sub(T(0), x) : x;
+        else if constexpr (std::is_integral<T>::value) return va::is_negative(x) ? va::wrap_sub(T(0), x) : x;
         else return fabs(x);
     }
 };

@@ -10,8 +10,10 @@ struct FloorDivide {
     __host__ __device__ T operator()(T a, T b) const {
         if constexpr (std::is_integral<T>::value) {
             if (b == 0) return T(0);
-            if (b == -1) return va::wrap_sub(T(0), a);
-            T q = a / b;
+            if constexpr (std::is_signed<T>::value) {
+                if (b == -1) return va::wrap_sub(T(0), a);
+            }
+            T q = static_cast<T>(a / b);
             if (((a > 0) != (b > 0)) && q * b != a) --q;
             return q;
         } else {
@@ -31,5 +33,5 @@ struct FloorDivide {
     }
 };
 
-VA_ELEMENTWISE(floor_divide, FloorDivide, "a,b", 0, NUMBER, "numpy.floor_divide", "__floordiv__", 0,
+VA_ELEMENTWISE(floor_divide, FloorDivide, "a,b", 0, ARITHMETIC, "numpy.floor_divide", "__floordiv__", 0,
                "Largest integer smaller or equal to the division of the inputs.")

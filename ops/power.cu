@@ -10,7 +10,9 @@ struct Power {
     template <typename T>
     __device__ T operator()(T x, T y) const {
         if constexpr (std::is_integral<T>::value) {
-            if (y < 0) return x == 1 ? T(1) : x == -1 ? ((y & 1) ? T(-1) : T(1)) : T(0);
+            if constexpr (std::is_signed<T>::value) {
+                if (y < 0) return x == 1 ? T(1) : x == -1 ? ((y & 1) ? T(-1) : T(1)) : T(0);
+            }
             if (y == 0 || x == 1) return T(1);
             T result = (y & 1) ? x : T(1);
             for (y >>= 1; y > 0; y >>= 1) {
@@ -24,5 +26,5 @@ struct Power {
     }
 };
 
-VA_ELEMENTWISE(power, Power, "a,b", 0, NUMBER, "numpy.power", "__pow__", 4,
+VA_ELEMENTWISE(power, Power, "a,b", 0, ARITHMETIC, "numpy.power", "__pow__", 4,
                "First array elements raised to powers from the second, element-wise.")

@@ -1,18 +1,18 @@
-// reciprocal: numpy.reciprocal. Integers divide as C does (0 for |x| > 1) and
-// 1/0 gives the lowest value, NumPy's result on x86 (it also warns on the host).
+// reciprocal: numpy.reciprocal. Integers as NumPy's loop computes them, 1.0 / x
+// in double cast back (0 for |x| > 1), so 1/0 is inf cast as x86 casts it: the
+// lowest int32 or int64, 0 for the narrower types (it also warns on the host).
 #include "op_declare.cuh"
 
 struct Reciprocal {
     template <typename T>
     __device__ T operator()(T x) const {
         if constexpr (std::is_integral<T>::value) {
-            if (x == 0) return va::lowest<T>();
-            return (x == 1 || x == -1) ? x : T(0);
+            return va::convert_to<T>(1.0 / static_cast<double>(x));
         } else {
             return T(1) / x;
         }
     }
 };
 
-VA_ELEMENTWISE(reciprocal, Reciprocal, "a", 0, NUMBER, "numpy.reciprocal", "", 0,
+VA_ELEMENTWISE(reciprocal, Reciprocal, "a", 0, ARITHMETIC, "numpy.reciprocal", "", 0,
                "Return the reciprocal of the argument, element-wise.")

@@ -7,8 +7,11 @@ struct Remainder {
     template <typename T>
     __host__ __device__ T operator()(T a, T b) const {
         if constexpr (std::is_integral<T>::value) {
-            if (b == 0 || b == -1) return T(0);
-            const T r = a % b;
+            if (b == 0) return T(0);
+            if constexpr (std::is_signed<T>::value) {
+                if (b == -1) return T(0);
+            }
+            const T r = static_cast<T>(a % b);
             return (r == 0 || ((a > 0) == (b > 0))) ? r : T(r + b);
         } else {
             T mod = va::exact_fmod(a, b);
@@ -23,5 +26,5 @@ struct Remainder {
     }
 };
 
-VA_ELEMENTWISE(remainder, Remainder, "a,b", 0, NUMBER, "numpy.remainder", "__mod__", 0,
+VA_ELEMENTWISE(remainder, Remainder, "a,b", 0, ARITHMETIC, "numpy.remainder", "__mod__", 0,
                "Element-wise remainder of division, with the sign of the divisor.")

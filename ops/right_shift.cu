@@ -9,7 +9,7 @@ struct RightShift {
     template <typename T>
     __device__ T operator()(T x, T y) const {
         using U = typename std::make_unsigned<T>::type;
-        if (static_cast<U>(y) >= sizeof(T) * 8) return x < 0 ? T(-1) : T(0);
+        if (static_cast<U>(y) >= sizeof(T) * 8) return va::is_negative(x) ? static_cast<T>(-1) : T(0);
         return static_cast<T>(x >> y);
     }
 };

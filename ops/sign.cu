@@ -5,7 +5,7 @@ struct Sign {
     template <typename T>
     __device__ T operator()(T x) const {
         if (x > T(0)) return T(1);
-        if (x < T(0)) return T(-1);
+        if (va::is_negative(x)) return static_cast<T>(-1);
         return x == T(0) ? T(0) : x;
     }
 };

@@ -6,7 +6,7 @@ struct SignBit {
     __device__ bool operator()(T x) const {
         if constexpr (std::is_floating_point<T>::value) return signbit(x);
         else if constexpr (std::is_same<T, bool>::value) return false;
-        else return x < 0;
+        else return va::is_negative(x);
     }
 };
 

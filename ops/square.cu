@@ -9,5 +9,5 @@ struct Square {
     }
 };
 
-VA_ELEMENTWISE(square, Square, "a", 0, NUMBER, "numpy.square", "", 0,
+VA_ELEMENTWISE(square, Square, "a", 0, ARITHMETIC, "numpy.square", "", 0,
                "Return the element-wise square of the input.")

@@ -2,7 +2,7 @@
 (sm_XY) and PTX (compute_XY) per architecture, and whether it is compressed.
 For machines without cuobjdump (the CUDA toolkit's minimal installs have none).
 
-    python scripts/fatbin_archs.py FILE [--expect "75 80 ... 121"]
+    python scripts/fatbin_archs.py FILE [--expect "75 80 ... 120"]
 
 Reads the fat binary headers that nvcc embeds (magic 0xBA55ED50): each entry
 starts with its kind (1 = PTX, 2 = ELF), header size, payload size, and at byte

@@ -2,7 +2,7 @@
 tag, the shared libraries its extension needs (only system ones: no libcudart,
 no NVRTC, no run path), and the GPU code it holds (scripts/fatbin_archs.py).
 
-    python scripts/wheel_report.py [--dist dist] [--expect "75 80 ... 121"]
+    python scripts/wheel_report.py [--dist dist] [--expect "75 80 ... 120"] [--max-mb 25]
 
 Exits 1 when a check fails.
 """
@@ -18,6 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fatbin_archs  # noqa: E402
 
 FORBIDDEN = ("libcudart", "libnvrtc", "libcuda.so", "libpython")
+# Issue 26: the wheel stays under 25 MB (a release one, every architecture).
+MAX_MB = 25.0
 
 
 def this_pythons_wheel(dist):
@@ -41,10 +43,15 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", default="dist")
     parser.add_argument("--expect", help="architectures that must have machine code")
+    parser.add_argument("--max-mb", type=float, default=MAX_MB, help="the largest wheel allowed, in MB")
     args = parser.parse_args(argv)
     wheel = this_pythons_wheel(args.dist)
     ok = True
-    print("%s: %.1f MB" % (wheel, os.path.getsize(wheel) / 1e6))
+    size_mb = os.path.getsize(wheel) / 1e6
+    print("%s: %.1f MB" % (wheel, size_mb))
+    if size_mb > args.max_mb:
+        print("error: %.1f MB, more than %.0f MB" % (size_mb, args.max_mb), file=sys.stderr)
+        ok = False
     if "manylinux" not in os.path.basename(wheel):
         print("error: not tagged manylinux (auditwheel repair did not run?)", file=sys.stderr)
         ok = False

@@ -5,7 +5,8 @@
   ``MYMODULE_REQUIRE_GPU=1`` such a skip is a failure (pytest_runtest_makereport).
 - ``DEVICES``: the ``device=`` values for host arrays, with ``"cuda"`` carrying
   ``requires_gpu`` (and the ``gpu`` marker), so ``-m "not gpu"`` deselects it.
-- ``DTYPES``: the four supported dtypes; ``DTYPE_PAIRS``: all 16 ordered pairs.
+- ``DTYPES``: int32, int64, float32, float64; ``DTYPE_PAIRS``: all 16 ordered pairs;
+  ``ALL_DTYPES``: every dtype the library has (bool and eight integers included).
 - ``make_layout(x, layout)``: an array of x's shape (and, except for
   "broadcast", x's values) with the memory layout asked for.
 - ``random_values(dtype, shape, rng)``: random data with special values mixed in
@@ -112,6 +113,10 @@ def quick(full, small):
 DEVICES = ["cpu", pytest.param("cuda", marks=GPU_MARKS, id="cuda")]
 
 DTYPES = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64)]
+# Every dtype the library has, from its one list (the va_dtype enum): bool, the eight
+# integers, the two floats.
+ALL_DTYPES = list(myModule._core._supported_dtypes())
+ALL_DTYPE_IDS = [d.name for d in ALL_DTYPES]
 DTYPE_IDS = [d.name for d in DTYPES]
 INT_DTYPES = DTYPES[:2]
 FLOAT_DTYPES = DTYPES[2:]
@@ -211,7 +216,8 @@ def float_specials(dtype):
 def int_specials(dtype):
     dtype = np.dtype(dtype)
     ii = np.iinfo(dtype)
-    return np.array([ii.min, ii.max, ii.min + 1, ii.max - 1, -1, 0, 1, 2, -2, 7], dtype=dtype)
+    values = [ii.min, ii.max, ii.min + 1, ii.max - 1, 0, 1, 2, 7] + ([-1, -2] if ii.min < 0 else [])
+    return np.array(values, dtype=dtype)
 
 
 def specials(dtype):

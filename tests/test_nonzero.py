@@ -15,11 +15,11 @@ import pytest
 
 import myModule
 import myModule.array_api as xp
-from conftest import GPU_MARKS, Raised, outcome
+from conftest import ALL_DTYPES, GPU_MARKS, Raised, outcome
 
 core = myModule._core
 
-DTYPES = [np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)]
+DTYPES = ALL_DTYPES
 SHAPES = [(0,), (1,), (31,), (32,), (33,), (255,), (256,), (257,), (1023,), (1024,), (1025,), (4095,),
           (4096,), (4097,), (8193,), (3, 0, 2), (7, 5), (3, 4, 5), (2, 1, 3, 1), (1, 1), (65, 63)]
 LARGE = (1 << 20) + 3

@@ -19,7 +19,7 @@ import pytest
 
 import myModule as mm
 from compare_floats import assert_floats_match, assert_sum_matches
-from conftest import GPU_MARKS, Raised, assert_same_result, outcome, quick
+from conftest import ALL_DTYPES, GPU_MARKS, Raised, assert_same_result, outcome, quick
 
 pytestmark = [pytest.mark.usefixtures("quiet_numpy"),
               pytest.mark.filterwarnings("ignore:Mean of empty slice:RuntimeWarning")]
@@ -30,7 +30,7 @@ DOMAIN = {op["name"]: op["domain"] for op in REDUCTIONS}
 TAKES_DTYPE = [n for n in NAMES if DOMAIN[n] in ("sum", "mean")]
 POSITIONAL = [n for n in NAMES if DOMAIN[n] == "index"]
 
-DTYPES = [np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)]
+DTYPES = ALL_DTYPES
 DTYPE_IDS = [d.name for d in DTYPES]
 SHAPES = [(), (0,), (1,), (255,), (256,), (257,), (1025,), (3, 0), (0, 4), (1, 7), (37, 41), (256, 3),
           (3, 257), (5, 6, 7), (2, 1, 33)]

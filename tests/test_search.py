@@ -9,11 +9,11 @@ import pytest
 
 import myModule as mm
 import myModule.array_api as xp
-from conftest import GPU_MARKS
+from conftest import ALL_DTYPES, GPU_MARKS
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
-DTYPES = [np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)]
+DTYPES = ALL_DTYPES
 IDS = [d.name for d in DTYPES]
 
 

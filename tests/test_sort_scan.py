@@ -15,11 +15,11 @@ import pytest
 import myModule as mm
 import myModule.array_api as xp
 from myModule import _dispatch
-from conftest import GPU_MARKS, quick
+from conftest import ALL_DTYPES, GPU_MARKS, quick
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
-DTYPES = [np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)]
+DTYPES = ALL_DTYPES
 DTYPE_IDS = [d.name for d in DTYPES]
 SHAPES = [(0,), (1,), (255,), (256,), (257,), (3, 0), (7, 5), (5, 6, 7), (2, 1, 33)]
 BIG_SHAPES = [(2 ** 20 + 3,), (3, 70001), (40001, 3)]

@@ -23,6 +23,12 @@ va_status dispatch_dtype(va_dtype dtype, Fn &&fn) {
         case VA_INT64: return fn(TypeTag<int64_t>{});
         case VA_FLOAT32: return fn(TypeTag<float>{});
         case VA_FLOAT64: return fn(TypeTag<double>{});
+        case VA_INT8: return fn(TypeTag<int8_t>{});
+        case VA_INT16: return fn(TypeTag<int16_t>{});
+        case VA_UINT8: return fn(TypeTag<uint8_t>{});
+        case VA_UINT16: return fn(TypeTag<uint16_t>{});
+        case VA_UINT32: return fn(TypeTag<uint32_t>{});
+        case VA_UINT64: return fn(TypeTag<uint64_t>{});
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;

@@ -61,6 +61,12 @@ __device__ __forceinline__ A load_as(const char *p, va_dtype d) {
         case VA_INT64: return convert_to<A>(*reinterpret_cast<const int64_t *>(p));
         case VA_FLOAT32: return convert_to<A>(*reinterpret_cast<const float *>(p));
         case VA_FLOAT64: return convert_to<A>(*reinterpret_cast<const double *>(p));
+        case VA_INT8: return convert_to<A>(*reinterpret_cast<const int8_t *>(p));
+        case VA_INT16: return convert_to<A>(*reinterpret_cast<const int16_t *>(p));
+        case VA_UINT8: return convert_to<A>(*reinterpret_cast<const uint8_t *>(p));
+        case VA_UINT16: return convert_to<A>(*reinterpret_cast<const uint16_t *>(p));
+        case VA_UINT32: return convert_to<A>(*reinterpret_cast<const uint32_t *>(p));
+        case VA_UINT64: return convert_to<A>(*reinterpret_cast<const uint64_t *>(p));
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return A();

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "dispatch.cuh"
+#include "elementwise_kernels.cuh"
 #include "grid.cuh"
 #include "launch.cuh"
 #include "layout.cuh"
@@ -24,9 +25,12 @@ struct TableWalk {
     int64_t dst_strides[VA_MAX_NDIM];
 };
 
-template <typename Tin, typename Tout>
+// One kernel per destination type, the source's read through load_as (a kernel
+// per pair would be 121 of them).
+template <typename Tout>
 __global__ void __launch_bounds__(kThreads)
-copy_through_table(const char *src, char *dst, const int64_t *table, int64_t n, TableWalk w) {
+copy_through_table(const char *src, va_dtype src_dtype, char *dst, const int64_t *table, int64_t n,
+                   TableWalk w) {
     follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
@@ -49,7 +53,7 @@ copy_through_table(const char *src, char *dst, const int64_t *table, int64_t n, 
                 od += k * w.dst_strides[d];
             }
         }
-        *reinterpret_cast<Tout *>(dst + od) = static_cast<Tout>(*reinterpret_cast<const Tin *>(src + os));
+        *reinterpret_cast<StoredT<Tout> *>(dst + od) = to_stored<Tout>(load_as<Tout>(src + os, src_dtype));
     }
 }
 
@@ -72,16 +76,13 @@ va_status copy_table(int device, const va_array *src, const va_array *dst, int a
         w.src_strides[d] = src->strides[d];
         w.dst_strides[d] = dst->strides[d];
     }
-    return dispatch_dtype(src->dtype, [&](auto tin) {
-        return dispatch_dtype(dst->dtype, [&](auto tout) {
-            using Tin = typename decltype(tin)::type;
-            using Tout = typename decltype(tout)::type;
-            constexpr auto kernel = copy_through_table<Tin, Tout>;
-            VA_CUDA_CHECK(launch_kernel(device, kernel, resident_grid_for<kernel>(device, nd, kThreads),
-                                        kThreads, stream, static_cast<const char *>(src->data),
-                                        static_cast<char *>(dst->data), offsets, nd, w));
-            return VA_SUCCESS;
-        });
+    return dispatch_dtype(dst->dtype, [&](auto tout) {
+        using Tout = typename decltype(tout)::type;
+        constexpr auto kernel = copy_through_table<Tout>;
+        VA_CUDA_CHECK(launch_kernel(device, kernel, resident_grid_for<kernel>(device, nd, kThreads),
+                                    kThreads, stream, static_cast<const char *>(src->data), src->dtype,
+                                    static_cast<char *>(dst->data), offsets, nd, w));
+        return VA_SUCCESS;
     });
 }
 

@@ -24,21 +24,30 @@ __host__ __device__ __forceinline__ bool is_nan(T x) {
     else return false;
 }
 
-// Integer arithmetic that wraps like NumPy's, without signed-overflow UB.
+// Integer arithmetic that wraps like NumPy's, without signed-overflow UB: in the
+// unsigned type of T's width, or unsigned int for types narrower than int (which
+// C++ would otherwise promote to int, where uint16 * uint16 can overflow).
+template <typename T>
+using WrapT = typename std::conditional<(sizeof(T) < sizeof(unsigned)), unsigned,
+                                        typename std::make_unsigned<T>::type>::type;
 template <typename T>
 __host__ __device__ __forceinline__ T wrap_add(T x, T y) {
-    using U = typename std::make_unsigned<T>::type;
-    return static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+    return static_cast<T>(static_cast<WrapT<T>>(x) + static_cast<WrapT<T>>(y));
 }
 template <typename T>
 __host__ __device__ __forceinline__ T wrap_sub(T x, T y) {
-    using U = typename std::make_unsigned<T>::type;
-    return static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+    return static_cast<T>(static_cast<WrapT<T>>(x) - static_cast<WrapT<T>>(y));
 }
 template <typename T>
 __host__ __device__ __forceinline__ T wrap_mul(T x, T y) {
-    using U = typename std::make_unsigned<T>::type;
-    return static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
+    return static_cast<T>(static_cast<WrapT<T>>(x) * static_cast<WrapT<T>>(y));
+}
+
+// x < 0, which an unsigned T never is (written out, the comparison warns).
+template <typename T>
+__host__ __device__ __forceinline__ bool is_negative(T x) {
+    if constexpr (std::is_signed<T>::value) return x < T(0);
+    else return false;
 }
 
 // fmod(a, b), exact as the C library's, without its long division where the
@@ -68,16 +77,18 @@ __host__ __device__ __forceinline__ T exact_fmod(T a, T b) {
 // The lowest and highest values of T (-inf and +inf for floats): the neutral
 // starting points of max and min.
 template <typename T>
-__host__ __device__ __forceinline__ T lowest() {
-    if constexpr (std::is_same<T, bool>::value) return false;
-    else if constexpr (std::is_floating_point<T>::value) return -HUGE_VAL;
-    else return std::is_same<T, int32_t>::value ? T(INT32_MIN) : T(INT64_MIN);
-}
-template <typename T>
 __host__ __device__ __forceinline__ T highest() {
     if constexpr (std::is_same<T, bool>::value) return true;
     else if constexpr (std::is_floating_point<T>::value) return HUGE_VAL;
-    else return std::is_same<T, int32_t>::value ? T(INT32_MAX) : T(INT64_MAX);
+    else if constexpr (std::is_unsigned<T>::value) return static_cast<T>(~static_cast<uint64_t>(0));
+    else return static_cast<T>((static_cast<uint64_t>(1) << (8 * sizeof(T) - 1)) - 1);
+}
+template <typename T>
+__host__ __device__ __forceinline__ T lowest() {
+    if constexpr (std::is_same<T, bool>::value) return false;
+    else if constexpr (std::is_floating_point<T>::value) return -HUGE_VAL;
+    else if constexpr (std::is_unsigned<T>::value) return T(0);
+    else return static_cast<T>(-highest<T>() - 1);
 }
 
 template <int Counter>
@@ -222,7 +233,8 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 
 // An elementwise operation: NAME (a C identifier, also the Python name), its
 // functor, its argument names (the first NPARAMS are scalars, the rest arrays),
-// its domain (va_domain without the prefix: ALL, NUMBER, FLOAT, TRUE_DIVIDE, INTEGER),
+// its domain (va_domain without the prefix: ALL, NUMBER, ARITHMETIC, FLOAT, TRUE_DIVIDE,
+// INTEGER, SHIFT),
 // its NumPy counterpart, the Python operator it provides ("" for none), how many
 // ULP it may differ from NumPy (0: bit-identical), and its description.
 #define VA_ELEMENTWISE(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN, REFERENCE, PYOP, ULP, DOC)    \
@@ -236,7 +248,8 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 // (with a static template neutral<A>(), and `static constexpr bool averages =
 // true` when the result is divided by the count, as mean's; or, for domain
 // INDEX, only `static bool better(x, y)`: x displaces y, as argmax's), its
-// domain (SUM: bool and integers into int64; SAME; MEAN; INDEX), its NumPy counterpart, its Python
+// domain (SUM: bool and signed integers into int64, unsigned ones into uint64;
+// SAME; MEAN; INDEX), its NumPy counterpart, its Python
 // operator (""), whether an empty input has an answer (0 for max and min:
 // NumPy raises), ULP, and its description.
 #define VA_REDUCTION(NAME, FUNCTOR, DOMAIN, REFERENCE, HAS_IDENTITY, ULP, DOC)               \
@@ -259,7 +272,7 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 
 // A user's kernel template: KERNEL is a `template <typename T> __global__ void
 // k(va::RawArgs)`, instantiated for each compute type of DOMAIN (ALL, NUMBER,
-// FLOAT, TRUE_DIVIDE, INTEGER, as VA_ELEMENTWISE's); the arrays are converted to
+// ARITHMETIC, FLOAT, TRUE_DIVIDE, INTEGER, SHIFT, as VA_ELEMENTWISE's); the arrays are converted to
 // the type NumPy's promotion of them gives, and the kernel runs as KERNEL<T>.
 #define VA_RAW_KERNEL_TYPED(NAME, KERNEL, ARGS, NPARAMS, DOMAIN, DOC)                        \
     namespace va { namespace entries {                                                    \

@@ -1,23 +1,57 @@
 // NumPy's dtype rules for the operation table, in one place for the library and
-// the Python extension: promotion between inputs (NEP 50: Python scalars are
-// weak), then the loop NumPy would choose in the operation's domain.
+// the Python extension. NumPy picks a ufunc's loop as the first, in its loop order,
+// that every input casts to safely (Python scalars first take an array's dtype or
+// the default one of their kind, NEP 50); promotion of two dtypes is the same
+// search. Pairwise promotion chained over three inputs would differ (int8, uint16
+// and float32 meet at float32, where int32 with float32 gives float64).
 #include "error.cuh"
 #include "op_registry.cuh"
+#include "op_types.cuh"
 
 namespace va {
 namespace {
 
-bool is_float(va_dtype d) { return d == VA_FLOAT32 || d == VA_FLOAT64; }
-bool is_int(va_dtype d) { return d == VA_INT32 || d == VA_INT64; }
+bool is_float(va_dtype d) { return is_float_dtype(d); }
+bool is_unsigned(va_dtype d) { return d == VA_UINT8 || d == VA_UINT16 || d == VA_UINT32 || d == VA_UINT64; }
 
-// Promotion of two supported dtypes (the lattice bool < int32 < int64 < float64,
-// bool < float32 < float64; an integer with float32 gives float64).
-va_dtype promote(va_dtype a, va_dtype b) {
-    if (a == b) return a;
-    if (a == VA_BOOL) return b;
-    if (b == VA_BOOL) return a;
-    if (is_int(a) && is_int(b)) return VA_INT64;
+// NumPy's loop order (float16 would sit before float32: no dtype of ours).
+constexpr va_dtype kLoopOrder[] = {VA_BOOL,   VA_INT8,   VA_UINT8,  VA_INT16,   VA_UINT16, VA_INT32,
+                                   VA_UINT32, VA_INT64,  VA_UINT64, VA_FLOAT32, VA_FLOAT64};
+
+// NumPy's safe casts: bool to anything; an integer to a wider one of its
+// signedness, or a signed one wider than it when unsigned; an integer to a float
+// whose mantissa NumPy deems enough (float32 up to 16 bits, float64 for all);
+// a float to a float as wide or wider.
+bool casts_safely(va_dtype from, va_dtype to) {
+    if (from == to || from == VA_BOOL) return true;
+    if (to == VA_BOOL) return false;
+    const size_t sf = va_dtype_size(from), st = va_dtype_size(to);
+    if (is_float(from)) return is_float(to) && sf <= st;
+    if (is_float(to)) return st == 8 || sf <= 2;
+    if (is_unsigned(from) == is_unsigned(to)) return sf <= st;
+    return is_unsigned(from) && sf < st;
+}
+
+// Whether every dtype of the list casts safely to `to`.
+bool all_cast_to(const va_dtype *list, int n, va_dtype to) {
+    for (int k = 0; k < n; ++k)
+        if (!casts_safely(list[k], to)) return false;
+    return true;
+}
+
+// The first type of the loop order every dtype of the list casts to safely
+// (float64 takes them all); floats_only: the first float.
+va_dtype first_loop(const va_dtype *list, int n, bool floats_only) {
+    for (const va_dtype t : kLoopOrder)
+        if ((!floats_only || is_float(t)) && all_cast_to(list, n, t)) return t;
     return VA_FLOAT64;
+}
+
+// float16 would take them (bool, int8 and uint8 only).
+bool float16_takes(const va_dtype *list, int n) {
+    for (int k = 0; k < n; ++k)
+        if (list[k] != VA_BOOL && list[k] != VA_INT8 && list[k] != VA_UINT8) return false;
+    return true;
 }
 
 }  // namespace
@@ -31,9 +65,11 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     if (e == nullptr || in == nullptr || compute == nullptr || result == nullptr ||
         (nargs != e->info.nparams + e->info.nin && e->info.domain != VA_DOMAIN_FIXED))
         VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (nargs > VA_MAX_PARAMS + VA_MAX_INPUTS) VA_FAIL(VA_ERROR_INVALID_VALUE);
     const int first_array = e->info.nparams;
-    bool have_strong = false, weak_int = false, weak_float = false;
-    va_dtype p = VA_BOOL;
+    va_dtype strong[VA_MAX_PARAMS + VA_MAX_INPUTS + 1];
+    int nstrong = 0;
+    bool weak_int = false, weak_float = false, strong_float = false, strong_number = false;
     for (int k = 0; k < nargs; ++k) {
         if (k >= first_array && e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT)
             continue;  // where's condition
@@ -41,8 +77,9 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
         switch (w) {
             case VA_STRONG:
                 if (va_dtype_size(in[k]) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-                p = have_strong ? va::promote(p, in[k]) : in[k];
-                have_strong = true;
+                strong[nstrong++] = in[k];
+                strong_float |= va::is_float(in[k]);
+                strong_number |= in[k] != VA_BOOL;
                 break;
             case VA_WEAK_BOOL: break;
             case VA_WEAK_INT: weak_int = true; break;
@@ -54,29 +91,39 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
         if (e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT &&
             (weak == nullptr || weak[k] == VA_STRONG) && va_dtype_size(in[k]) == 0)
             VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-    // NEP 50: a Python scalar takes the strong dtype's place in its own kind
-    // and moves it to the default dtype of a higher kind (int64, float64).
-    if (!have_strong) p = weak_float ? VA_FLOAT64 : weak_int ? VA_INT64 : VA_BOOL;
-    else if (weak_float && !va::is_float(p)) p = VA_FLOAT64;
-    else if (weak_int && p == VA_BOOL) p = VA_INT64;
+    // NEP 50: a Python scalar takes an array's dtype of its own kind or a lower
+    // one, and brings the default dtype of a higher kind (int64, float64) in.
+    if (weak_float && !strong_float) strong[nstrong++] = VA_FLOAT64;
+    else if (weak_int && !strong_number) strong[nstrong++] = VA_INT64;
+    else if (nstrong == 0) strong[nstrong++] = VA_BOOL;
+    const va_dtype p = va::first_loop(strong, nstrong, false);
 
     va_dtype c = p;
     switch (e->info.domain) {
         case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN:
         case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: break;
-        // NumPy's first loop for bool would be int8 (or none): not a dtype of ours.
+        // NumPy refuses bool outright (subtract, negative, positive, sign).
         case VA_DOMAIN_NUMBER: if (p == VA_BOOL) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
-        // float16 for bool, float64 for int32 and int64.
+        // bool takes NumPy's first loop it casts to, int8.
+        case VA_DOMAIN_ARITHMETIC: if (p == VA_BOOL) c = VA_INT8; break;
+        // The first float loop: float16 for bool, int8 and uint8 (not a dtype of
+        // ours), float32 for int16 and uint16, float64 for the rest.
         case VA_DOMAIN_FLOAT:
-            if (p == VA_BOOL) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-            if (va::is_int(p)) c = VA_FLOAT64;
+            if (va::is_float(p)) break;
+            if (va::float16_takes(strong, nstrong)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+            c = va::first_loop(strong, nstrong, true);
             break;
+        // NumPy's true division of bool and integers is float64's.
         case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float(p)) c = VA_FLOAT64; break;
         // NumPy's bitwise ufuncs have no float loop (TypeError), and a Python float
-        // moves an integer array to float64 first (NEP 50), so it is refused too.
+        // moves an integer array to float64 first (NEP 50), so it is refused too;
+        // integers no integer holds (uint64 with a signed one) meet only at float64.
         case VA_DOMAIN_INTEGER: if (va::is_float(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
-        // NumPy shifts bool as int8 (no bool loop), not a dtype of ours.
-        case VA_DOMAIN_SHIFT: if (!va::is_int(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
+        // Shifts: integers; bool shifts as int8, NumPy's first loop it casts to.
+        case VA_DOMAIN_SHIFT:
+            if (va::is_float(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+            if (p == VA_BOOL) c = VA_INT8;
+            break;
         // A raw kernel's one dtype: the first (only) loop of its row.
         case VA_DOMAIN_FIXED:
             for (int t = 0; t < VA_DTYPE_COUNT; ++t)
@@ -93,7 +140,8 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
 va_status va_promote_types(va_dtype a, va_dtype b, va_dtype *result) {
     if (result == nullptr || a < 0 || a >= VA_DTYPE_COUNT || b < 0 || b >= VA_DTYPE_COUNT)
         VA_FAIL(VA_ERROR_INVALID_VALUE);
-    *result = va::promote(a, b);
+    const va_dtype both[2] = {a, b};
+    *result = va::first_loop(both, 2, false);
     return VA_SUCCESS;
 }
 

@@ -18,6 +18,26 @@ template <> struct DtypeOf<int32_t> { static constexpr va_dtype value = VA_INT32
 template <> struct DtypeOf<int64_t> { static constexpr va_dtype value = VA_INT64; };
 template <> struct DtypeOf<float> { static constexpr va_dtype value = VA_FLOAT32; };
 template <> struct DtypeOf<double> { static constexpr va_dtype value = VA_FLOAT64; };
+template <> struct DtypeOf<int8_t> { static constexpr va_dtype value = VA_INT8; };
+template <> struct DtypeOf<int16_t> { static constexpr va_dtype value = VA_INT16; };
+template <> struct DtypeOf<uint8_t> { static constexpr va_dtype value = VA_UINT8; };
+template <> struct DtypeOf<uint16_t> { static constexpr va_dtype value = VA_UINT16; };
+template <> struct DtypeOf<uint32_t> { static constexpr va_dtype value = VA_UINT32; };
+template <> struct DtypeOf<uint64_t> { static constexpr va_dtype value = VA_UINT64; };
+
+// The C++ type of a va_dtype (bool's, as computed with; it is stored as a byte).
+template <va_dtype D> struct CppType;
+template <> struct CppType<VA_BOOL> { using type = bool; };
+template <> struct CppType<VA_INT8> { using type = int8_t; };
+template <> struct CppType<VA_INT16> { using type = int16_t; };
+template <> struct CppType<VA_INT32> { using type = int32_t; };
+template <> struct CppType<VA_INT64> { using type = int64_t; };
+template <> struct CppType<VA_UINT8> { using type = uint8_t; };
+template <> struct CppType<VA_UINT16> { using type = uint16_t; };
+template <> struct CppType<VA_UINT32> { using type = uint32_t; };
+template <> struct CppType<VA_UINT64> { using type = uint64_t; };
+template <> struct CppType<VA_FLOAT32> { using type = float; };
+template <> struct CppType<VA_FLOAT64> { using type = double; };
 
 // How an element of T lies in memory: bool as one byte that may hold any value
 // (NumPy's bool is 0 or 1, but a foreign buffer need not be), read as != 0.
@@ -35,38 +55,67 @@ __host__ __device__ __forceinline__ StoredT<T> to_stored(T v) {
     return static_cast<StoredT<T>>(v);
 }
 
-// v as To, as NumPy's casts give it on x86-64 hosts: a float that is NaN or out
-// of the integer's range becomes the integer's minimum (the "integer indefinite"
-// of cvttsd2si; a plain cast on the GPU would saturate instead); anything to
-// bool is != 0.
+// v as To, as NumPy's casts give it on x86-64 hosts, where a float goes to an
+// integer through the processor's truncating conversion, whose "integer
+// indefinite" (the minimum) stands for NaN and anything out of its range (a plain
+// cast on the GPU would saturate instead):
+//  - integers narrower than 32 bits and int32: through 32 bits, the low bits kept;
+//  - int64: through 64 bits;
+//  - uint32 and uint64: values from 2^(w-1) on go through the signed conversion
+//    less 2^(w-1), the top bit flipped back, as compilers emit it.
+// Anything to bool is != 0.
+template <typename S, typename U>
+__host__ __device__ __forceinline__ U unsigned_from_float(double x) {
+    constexpr double half = static_cast<double>(U(1) << (sizeof(U) * 8 - 1));
+    constexpr U top = U(1) << (sizeof(U) * 8 - 1);
+    if (x >= half) {
+        const double y = x - half;
+        return (y < half ? static_cast<U>(static_cast<S>(y)) : top) ^ top;
+    }
+    return x >= -half ? static_cast<U>(static_cast<S>(x)) : top;
+}
 template <typename To, typename From>
 __host__ __device__ __forceinline__ To convert_to(From v) {
     if constexpr (std::is_same<To, bool>::value) {
         return v != From(0);
     } else if constexpr (std::is_integral<To>::value && std::is_floating_point<From>::value) {
-        constexpr double lo = std::is_same<To, int32_t>::value ? -2147483648.0 : -9223372036854775808.0;
         const double x = static_cast<double>(v);
-        if (!(x >= lo && x < -lo)) return std::is_same<To, int32_t>::value ? To(INT32_MIN) : To(INT64_MIN);
-        return static_cast<To>(v);
+        if constexpr (std::is_same<To, uint32_t>::value) {
+            return unsigned_from_float<int32_t, uint32_t>(x);
+        } else if constexpr (std::is_same<To, uint64_t>::value) {
+            return unsigned_from_float<int64_t, uint64_t>(x);
+        } else if constexpr (sizeof(To) <= 4) {
+            if (!(x >= -2147483648.0 && x < 2147483648.0)) return static_cast<To>(INT32_MIN);
+            return static_cast<To>(static_cast<int32_t>(x));
+        } else {
+            if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return static_cast<To>(INT64_MIN);
+            return static_cast<To>(static_cast<int64_t>(x));
+        }
     } else {
         return static_cast<To>(v);
     }
 }
+
+__host__ __device__ constexpr bool is_integer_dtype(va_dtype t) {
+    return t == VA_INT8 || t == VA_INT16 || t == VA_INT32 || t == VA_INT64 || t == VA_UINT8 ||
+           t == VA_UINT16 || t == VA_UINT32 || t == VA_UINT64;
+}
+__host__ __device__ constexpr bool is_float_dtype(va_dtype t) { return t == VA_FLOAT32 || t == VA_FLOAT64; }
 
 // The compute types an operation of a domain has loops for.
 constexpr bool domain_has(va_domain domain, va_dtype t) {
     switch (domain) {
         case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN: case VA_DOMAIN_INDEX:
         case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT:
-            return t == VA_BOOL || t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
-        case VA_DOMAIN_NUMBER:
-            return t == VA_INT32 || t == VA_INT64 || t == VA_FLOAT32 || t == VA_FLOAT64;
+            return t == VA_BOOL || is_integer_dtype(t) || is_float_dtype(t);
+        case VA_DOMAIN_NUMBER: case VA_DOMAIN_ARITHMETIC:
+            return is_integer_dtype(t) || is_float_dtype(t);
         case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
-            return t == VA_FLOAT32 || t == VA_FLOAT64;
+            return is_float_dtype(t);
         case VA_DOMAIN_INTEGER:
-            return t == VA_BOOL || t == VA_INT32 || t == VA_INT64;
+            return t == VA_BOOL || is_integer_dtype(t);
         case VA_DOMAIN_SHIFT:
-            return t == VA_INT32 || t == VA_INT64;
+            return is_integer_dtype(t);
         case VA_DOMAIN_FIXED: return false;  // one dtype, in the row
         case VA_DOMAIN_MAX_ENUM: break;
     }
@@ -112,14 +161,19 @@ struct OutOf<Op, T, NP, Inputs<A...>> {
 };
 
 // Reductions: the accumulator and result types of a domain. SUM: bool and
-// integers into int64, floats accumulate in double; MEAN: in double, floats
+// signed integers into int64, unsigned ones into uint64, floats accumulate in double; MEAN: in double, floats
 // give their own type, the rest float64; INDEX: the input type, an int64 result;
 // LOGICAL: bool throughout; COUNT: int64 throughout (the kernels read each
 // element as its truth value, see ReadsTruth).
+// NumPy's sum and prod of an integer: int64 for bool and signed types, uint64
+// for unsigned ones.
+template <typename T>
+using SumIntOf = typename std::conditional<std::is_unsigned<T>::value && !std::is_same<T, bool>::value,
+                                           uint64_t, int64_t>::type;
 template <va_domain D, typename T>
 using AccOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
-    typename std::conditional<std::is_floating_point<T>::value, double, int64_t>::type,
+    typename std::conditional<std::is_floating_point<T>::value, double, SumIntOf<T>>::type,
     typename std::conditional<
         D == VA_DOMAIN_MEAN, double,
         typename std::conditional<
@@ -128,7 +182,7 @@ using AccOf = typename std::conditional<
 template <va_domain D, typename T>
 using ResultOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
-    typename std::conditional<std::is_floating_point<T>::value, T, int64_t>::type,
+    typename std::conditional<std::is_floating_point<T>::value, T, SumIntOf<T>>::type,
     typename std::conditional<
         D == VA_DOMAIN_MEAN,
         typename std::conditional<std::is_floating_point<T>::value, T, double>::type,
@@ -152,6 +206,12 @@ va_status with_compute_type(va_dtype dtype, Fn &&fn) {
         case VA_INT64: if constexpr (domain_has(D, VA_INT64)) return fn(int64_t{}); break;
         case VA_FLOAT32: if constexpr (domain_has(D, VA_FLOAT32)) return fn(float{}); break;
         case VA_FLOAT64: if constexpr (domain_has(D, VA_FLOAT64)) return fn(double{}); break;
+        case VA_INT8: if constexpr (domain_has(D, VA_INT8)) return fn(int8_t{}); break;
+        case VA_INT16: if constexpr (domain_has(D, VA_INT16)) return fn(int16_t{}); break;
+        case VA_UINT8: if constexpr (domain_has(D, VA_UINT8)) return fn(uint8_t{}); break;
+        case VA_UINT16: if constexpr (domain_has(D, VA_UINT16)) return fn(uint16_t{}); break;
+        case VA_UINT32: if constexpr (domain_has(D, VA_UINT32)) return fn(uint32_t{}); break;
+        case VA_UINT64: if constexpr (domain_has(D, VA_UINT64)) return fn(uint64_t{}); break;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;

@@ -21,8 +21,7 @@ extern "C" {
 typedef enum va_status {
     VA_SUCCESS = 0,
     VA_ERROR_INVALID_VALUE = 1,     /* a bad argument: NULL, shape, ndim, op */
-    VA_ERROR_UNSUPPORTED_DTYPE = 2, /* not one of bool, int32, int64, float32, float64, or
-                                       not one the operation has a loop for */
+    VA_ERROR_UNSUPPORTED_DTYPE = 2, /* not a va_dtype, or not one the operation has a loop for */
     VA_ERROR_NO_DEVICE = 3,         /* no usable GPU or no driver */
     VA_ERROR_OUT_OF_MEMORY = 4,     /* GPU (or pinned host) memory exhausted */
     VA_ERROR_CUDA = 5,              /* another CUDA failure; the context is still usable */
@@ -38,7 +37,14 @@ typedef enum va_dtype {
     VA_FLOAT32 = 2,
     VA_FLOAT64 = 3,
     VA_BOOL = 4,
-    VA_DTYPE_COUNT = 5,
+    /* Since 0.2.0 (VA_MODULE_ABI 2): the rest of the array API standard's integers. */
+    VA_INT8 = 5,
+    VA_INT16 = 6,
+    VA_UINT8 = 7,
+    VA_UINT16 = 8,
+    VA_UINT32 = 9,
+    VA_UINT64 = 10,
+    VA_DTYPE_COUNT = 11,
     VA_DTYPE_MAX_ENUM = 0x7fffffff
 } va_dtype;
 
@@ -57,8 +63,9 @@ typedef enum va_op_kind {
  * its inputs (NEP 50) gives `p`: the first loop NumPy would pick. */
 typedef enum va_domain {
     VA_DOMAIN_ALL = 0,         /* p itself (bool included) */
-    VA_DOMAIN_NUMBER = 1,      /* p; NumPy has no bool loop (bool -> int8 or TypeError: unsupported) */
-    VA_DOMAIN_FLOAT = 2,       /* floating: int32/int64 -> float64; bool -> float16 (unsupported) */
+    VA_DOMAIN_NUMBER = 1,      /* p; bool alone refused, as NumPy refuses it (subtract, negative) */
+    VA_DOMAIN_FLOAT = 2,       /* the first float every input casts to safely: bool, int8 and uint8 ->
+                                  float16 (unsupported), int16 and uint16 -> float32, wider -> float64 */
     VA_DOMAIN_TRUE_DIVIDE = 3, /* floating: bool and integers -> float64 */
     VA_DOMAIN_SUM = 4,         /* reductions: bool and integers accumulate as int64, floats as themselves */
     VA_DOMAIN_SAME = 5,        /* reductions: the input's own dtype */
@@ -68,7 +75,8 @@ typedef enum va_domain {
     VA_DOMAIN_INTEGER = 9,     /* p when bool or an integer; floats have no loop (bitwise ops) */
     VA_DOMAIN_LOGICAL = 10,    /* reductions of truth values (all, any): bool for every input dtype */
     VA_DOMAIN_COUNT = 11,      /* reductions counting truth values (count_nonzero): int64 for every input dtype */
-    VA_DOMAIN_SHIFT = 12,      /* p when an integer; bool -> int8 in NumPy (unsupported), floats have no loop (shifts) */
+    VA_DOMAIN_SHIFT = 12,      /* p when an integer, bool as int8 (since 0.2.0); floats have no loop (shifts) */
+    VA_DOMAIN_ARITHMETIC = 13, /* p; bool as int8, NumPy's first loop it casts to (since 0.2.0) */
     VA_DOMAIN_MAX_ENUM = 0x7fffffff
 } va_domain;
 
@@ -143,7 +151,7 @@ typedef enum va_module_problem {
 
 /* The layout version of what an operation library and the library exchange
  * (module_abi.cuh); an object built with other headers is refused. */
-#define VA_MODULE_ABI 1
+#define VA_MODULE_ABI 2
 
 typedef struct va_module_result {
     va_module_problem problem;
@@ -152,7 +160,7 @@ typedef struct va_module_result {
     va_op clash_op;                /* VA_MODULE_NAME_TAKEN: the operation holding the name, or */
     int32_t clash_row;             /* -1 when two rows of the object itself share it */
     const char *clash_name;        /* the name (the object's storage) */
-    char found_version[64];        /* VA_MODULE_OTHER_VERSION: "0.1.0 (ABI 1)" */
+    char found_version[64];        /* VA_MODULE_OTHER_VERSION: "0.2.0 (ABI 2)" */
     char detail[512];              /* VA_MODULE_CANNOT_OPEN: dlerror()'s text */
 } va_module_result;
 

@@ -2,7 +2,8 @@
 
 ``xp = d.__array_namespace__()`` (or ``import myModule.array_api as xp``) gives array
 API code, and libraries written on array-api-compat, myModule's GPU arrays. The dtypes
-are the library's (bool, int32, int64, float32, float64); devices are GPU indices.
+are the library's (bool, int8 to int64, uint8 to uint64, float32, float64); devices are
+GPU indices.
 What is here and what is not: docs/array-api.rst. Checked by data-apis/array-api-tests
 (scripts/array_api_tests.sh; the known gaps are tests/array_api_xfails.txt).
 """
@@ -11,7 +12,10 @@ from ._creation import (
     arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid, ones,
     ones_like, tril, triu, zeros, zeros_like,
 )
-from ._dtypes import bool, can_cast, finfo, float32, float64, iinfo, int32, int64, isdtype, result_type  # noqa: A004
+from ._dtypes import (  # noqa: A004
+    bool, can_cast, finfo, float32, float64, iinfo, int8, int16, int32, int64, isdtype, result_type, uint8,
+    uint16, uint32, uint64,
+)
 from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
 from ._info import __array_namespace_info__
 from ._manipulation import (

@@ -26,7 +26,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         # The standard's defaults for Python scalars and sequences (bool, int64, float64).
         host = np.asarray(obj)
         if host.dtype == np.uint64 and host.size and int(host.max()) > np.iinfo(np.int64).max:
-            # NumPy would keep these as uint64, which this library lacks: never wrap.
+            # NumPy would keep these as uint64; the standard's default integer is int64,
+            # which cannot hold them: never wrap.
             raise OverflowError("Python integer %d out of bounds for int64" % int(host.max()))
         if host.dtype.kind in "iu" and host.dtype != np.int64:
             host = host.astype(np.int64)

@@ -1,4 +1,4 @@
-"""Data types of the array API namespace: the library's five, as NumPy dtype objects
+"""Data types of the array API namespace: the library's, as NumPy dtype objects
 (``DeviceArray.dtype`` returns those, so ``x.dtype == xp.float32`` holds), and the
 data type functions over them. Promotion is the operations' own (the extension's one
 promotion, NumPy's over these dtypes): the standard's table where it defines one, and
@@ -14,14 +14,24 @@ import numpy as np
 from .. import _core
 
 bool = np.dtype("bool")  # noqa: A001 - the standard's name
+int8 = np.dtype("int8")
+int16 = np.dtype("int16")
 int32 = np.dtype("int32")
 int64 = np.dtype("int64")
+uint8 = np.dtype("uint8")
+uint16 = np.dtype("uint16")
+uint32 = np.dtype("uint32")
+uint64 = np.dtype("uint64")
 float32 = np.dtype("float32")
 float64 = np.dtype("float64")
 
-_ALL = (bool, int32, int64, float32, float64)
-_INTEGER = (int32, int64)
-_FLOAT = (float32, float64)
+# The extension's list (its va_dtype enum) is the one list: a dtype named above that
+# the library lacks is not offered.
+_ALL = tuple(_core._supported_dtypes())
+_SIGNED = tuple(d for d in _ALL if d.kind == "i")
+_UNSIGNED = tuple(d for d in _ALL if d.kind == "u")
+_INTEGER = _SIGNED + _UNSIGNED
+_FLOAT = tuple(d for d in _ALL if d.kind == "f")
 
 def _dtype_of(x):
     """The dtype of an array or a dtype; TypeError for anything else."""
@@ -65,8 +75,8 @@ def iinfo(type, /):  # noqa: A002
 
 _KINDS = {
     "bool": (bool,),
-    "signed integer": _INTEGER,
-    "unsigned integer": (),
+    "signed integer": _SIGNED,
+    "unsigned integer": _UNSIGNED,
     "integral": _INTEGER,
     "real floating": _FLOAT,
     "complex floating": (),

@@ -2,17 +2,9 @@
 the conformance suite. Devices are GPU indices, as ``DeviceArray.device`` returns them."""
 from . import _dtypes
 
-_NAMES = ("bool", "int32", "int64", "float32", "float64")
-_KIND_NAMES = {
-    None: _NAMES,
-    "bool": ("bool",),
-    "signed integer": ("int32", "int64"),
-    "unsigned integer": (),
-    "integral": ("int32", "int64"),
-    "real floating": ("float32", "float64"),
-    "complex floating": (),
-    "numeric": ("int32", "int64", "float32", "float64"),
-}
+_NAMES = tuple(d.name for d in _dtypes._ALL)
+_KIND_NAMES = {kind: tuple(d.name for d in dtypes) for kind, dtypes in _dtypes._KINDS.items()}
+_KIND_NAMES[None] = _NAMES
 
 
 class Info:
