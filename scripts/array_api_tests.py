@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WHEELS = os.path.join(ROOT, ".whl", "array-api")
@@ -105,6 +106,25 @@ def install(python, packages, target):
                     "--find-links", WHEELS, "--target", target] + packages, check=True)
 
 
+def shard_targets(base, copy, env, path, jobs):
+    """The pytest targets of one group's run, or of `jobs` runs: its test functions
+    (collected once) dealt round-robin, each run naming its own."""
+    if jobs <= 1:
+        return [[path]]
+    out = subprocess.run(base + ["--collect-only", "-q", path], cwd=copy, env=env,
+                         capture_output=True, text=True).stdout
+    functions = []
+    for line in out.splitlines():
+        if line.startswith(path + "::"):
+            name = line.split("[", 1)[0]
+            if name not in functions:
+                functions.append(name)
+    if len(functions) < 2:
+        return [[path]]
+    shards = [functions[k::jobs] for k in range(min(jobs, len(functions)))]
+    return [shard for shard in shards if shard]
+
+
 def summarise(report_path, groups):
     with open(report_path) as f:
         report = json.load(f)
@@ -151,6 +171,9 @@ def main():
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--group-timeout", type=float, default=0,
                         help="seconds each group may run (0: no limit); a group stopped is noted in its row")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="pytest processes at once; a group's test functions are split among "
+                             "as many shards (the GPU is shared, the CPU work is hypothesis')")
     parser.add_argument("pytest_args", nargs="*")
     args = parser.parse_args()
     groups = [g.strip() for g in args.groups.split(",") if g.strip()]
@@ -183,37 +206,62 @@ def main():
             [args.python, "-c", "import hypothesis, numpy, myModule, sys; print('Python %d.%d, hypothesis %s, "
              "NumPy %s, myModule %s' % (sys.version_info[:2] + (hypothesis.__version__, numpy.__version__, "
              "myModule.__version__)))"], env=env, capture_output=True, text=True).stdout.strip()
-        # One pytest a group, each with its own time limit, the summary rewritten after
-        # each: a slow group (hypothesis shrinking a failure takes long) costs only its
-        # own row, and what ran is kept if the caller's own limit strikes.
+        # One pytest a group (or a shard of one: --jobs), each with its own time limit,
+        # the summary rewritten after each: a slow group (hypothesis shrinking a failure
+        # takes long) costs only its own row, and what ran is kept if the caller's own
+        # limit strikes.
         counts = collections.OrderedDict((g, collections.Counter()) for g in groups)
         failed, tests, notes = [], [], {}
+        base = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE",
+                "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
+                "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
+                "--disable-deadline", "--xfails-file", xfails]
+        work_items = []
         for group in groups:
-            report = os.path.join(work, "report-%s.json" % group.replace("/", "-").replace(" ", "-"))
-            # -c and --rootdir: the suite's own pytest.ini and conftest, not a parent's configuration.
-            command = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE",
-                       "-c", os.path.join(copy, "pytest.ini"), "--rootdir", copy,
-                       "--max-examples", str(args.max_examples), "--hypothesis-seed", args.seed,
-                       "--disable-deadline", "--xfails-file", xfails,
-                       "--json-report", "--json-report-file", report,
-                       "array_api_tests/" + GROUPS[group]] + args.pytest_args
-            print("+", " ".join(command), flush=True)
-            try:
-                rc = subprocess.run(command, cwd=copy, env=env, timeout=args.group_timeout or None).returncode
-            except subprocess.TimeoutExpired:
+            targets = shard_targets(base, copy, env, "array_api_tests/" + GROUPS[group], args.jobs)
+            for k, shard in enumerate(targets):
+                report = os.path.join(work, "report-%s-%d.json" % (group.replace("/", "-").replace(" ", "-"), k))
+                work_items.append((group, report, base + ["--json-report", "--json-report-file", report]
+                                   + shard + args.pytest_args))
+        running = []
+        results = collections.defaultdict(list)
+
+        def finish(item, proc, started):
+            group, report, _ = item
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
                 notes[group] = "stopped after %g s" % args.group_timeout
-                rc = None
             if os.path.exists(report):
+                results[group].append(report)
+            elif group not in notes:
+                notes[group] = "pytest wrote no report (exit %s)" % proc.returncode
+
+        pending = list(work_items)
+        while pending or running:
+            while pending and len(running) < max(1, args.jobs):
+                item = pending.pop(0)
+                print("+", " ".join(item[2][:3] + ["..."] + item[2][-3:]), flush=True)
+                running.append((item, subprocess.Popen(item[2], cwd=copy, env=env), time.monotonic()))
+            time.sleep(0.5)
+            still = []
+            for item, proc, started in running:
+                overdue = args.group_timeout and time.monotonic() - started > args.group_timeout
+                if proc.poll() is not None or overdue:
+                    finish(item, proc, started)
+                else:
+                    still.append((item, proc, started))
+            running = still
+        for group in groups:
+            for report in results[group]:
                 group_counts, group_failed, group_tests = summarise(report, [group])
-                counts[group] = group_counts[group]
+                counts[group].update(group_counts[group])
                 failed += group_failed
                 tests += group_tests
-            elif group not in notes:
-                notes[group] = "pytest wrote no report (exit %s)" % rc
-            write_summary(args.summary, counts, failed, args, versions, notes)
-            if args.json:
-                with open(args.json, "w") as f:
-                    json.dump({"tests": tests}, f)
+        write_summary(args.summary, counts, failed, args, versions, notes)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"tests": tests}, f)
         print(open(args.summary).read())
         return 1 if failed or notes else 0
     finally:
