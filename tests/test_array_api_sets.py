@@ -21,9 +21,9 @@ def sample(dtype, shape, rng, distinct=7):
     n = int(np.prod(shape))
     if dtype.kind == "b":
         return (rng.integers(0, 2, n) == 1).reshape(shape)
-    if dtype.kind == "i":
+    if dtype.kind in "iu":
         info = np.iinfo(dtype)
-        pool = np.array([info.min, info.max, -1, 0, 1, 5, 42][:distinct], dtype=dtype)
+        pool = np.array([info.min, info.max, info.max // 2 + 1, 0, 1, 5, 42][:distinct], dtype=dtype)
     else:
         pool = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.25][:distinct], dtype=dtype)
     return pool[rng.integers(0, len(pool), n)].reshape(shape)

@@ -37,16 +37,13 @@ BAD_OBJECTS = {
     "complex64-array": lambda: np.ones(3, np.complex64),
     "float16-array": lambda: np.ones(3, np.float16),
     "longdouble-array": lambda: np.ones(3, np.longdouble),
-    "uint8-array": lambda: np.ones(3, np.uint8),
-    "int8-array": lambda: np.ones(3, np.int8),
-    "int16-array": lambda: np.ones(3, np.int16),
-    "uint32-array": lambda: np.ones(3, np.uint32),
-    "uint64-array": lambda: np.ones(3, np.uint64),
+    "clongdouble-array": lambda: np.ones(3, np.clongdouble),
+    "void-array": lambda: np.zeros(3, "V4"),
     "object-array": lambda: np.array([1, 2, 3], dtype=object),
     "str-array": lambda: np.array(["1", "2", "3"]),
     "datetime-array": lambda: np.array(["2020-01-01"] * 3, dtype="datetime64[D]"),
     "numpy-float16-scalar": lambda: np.float16(1.0),
-    "numpy-uint8-scalar": lambda: np.uint8(1),
+    "numpy-complex64-scalar": lambda: np.complex64(1),
 }
 
 
@@ -79,8 +76,8 @@ def test_sum_rejects_unsupported_inputs(device, bad):
         myModule.sum(BAD_OBJECTS[bad](), device=device)
 
 
-@pytest.mark.parametrize("dtype", [np.uint16, np.complex128, np.float16, np.uint8, np.int8, np.uint64, object],
-                         ids=["uint16", "complex128", "float16", "uint8", "int8", "uint64", "object"])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float16, np.longdouble, object],
+                         ids=["complex64", "complex128", "float16", "longdouble", "object"])
 @pytest.mark.parametrize("device", ALL_DEVICES)
 def test_trace_rejects_unsupported_dtypes(device, dtype):
     with pytest.raises(TypeError, match=SUPPORTED):
@@ -90,8 +87,8 @@ def test_trace_rejects_unsupported_dtypes(device, dtype):
             myModule.trace(bad, device=device)
 
 
-@pytest.mark.parametrize("dtype", [np.uint16, np.complex128, np.float16, np.uint8, np.int16],
-                         ids=["uint16", "complex128", "float16", "uint8", "int16"])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float16, np.longdouble],
+                         ids=["complex64", "complex128", "float16", "longdouble"])
 @pytest.mark.parametrize("device", ALL_DEVICES)
 def test_out_of_unsupported_dtype_raises_type_error(device, dtype):
     out = np.zeros(3, dtype=dtype)
@@ -401,12 +398,12 @@ def test_python_m_mymodule_self_check(tmp_path):
 
 # ---- the messages that name the supported dtypes ----
 
-SUPPORTED_DTYPE_NAMES = ["bool", "int32", "int64", "float32", "float64"]
+SUPPORTED_DTYPE_NAMES = [d.name for d in myModule._core._supported_dtypes()]
 
 
 @pytest.mark.parametrize("call", [
     pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2), 1j), id="unsupported-scalar"),
-    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2, np.uint16), np.ones(2)),
+    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2, np.float16), np.ones(2)),
                  id="unsupported-array"),
     pytest.param(lambda: myModule._core._op_dtypes("sqrt", np.ones(2, bool)), id="no-loop"),
     pytest.param(lambda: myModule.add(None, np.ones(2), device="cpu"), id="not-an-array"),

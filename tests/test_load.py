@@ -415,8 +415,9 @@ def typed(user_folder):
 
 def test_a_kernel_template_has_a_loop_per_type_of_its_domain(typed):
     rows = {op["name"]: op for op in typed.ops}
-    assert rows["row_sums_scaled"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64")}
-    assert rows["transpose2d"]["results"] == {t: t for t in ("int32", "int64", "float32", "float64", "bool")}
+    integers = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+    assert rows["row_sums_scaled"]["results"] == {t: t for t in integers + ("float32", "float64")}
+    assert rows["transpose2d"]["results"] == {t: t for t in integers + ("float32", "float64", "bool")}
     import inspect
 
     params = list(inspect.signature(typed.transpose2d).parameters)

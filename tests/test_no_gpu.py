@@ -74,7 +74,7 @@ r["errors"] = errors
 
 # Argument errors still come first, as TypeError/ValueError.
 for name, call, exc in [
-    ("int8", lambda: mm.add(np.ones(3, np.int8), a[:3], device="cuda"), TypeError),
+    ("float16", lambda: mm.add(np.ones(3, np.float16), a[:3], device="cuda"), TypeError),
     ("shapes", lambda: mm.add(a, a[:3], device="cuda"), ValueError),
     ("trace-1d", lambda: mm.trace(a, device="cuda"), ValueError),
 ]:

@@ -61,13 +61,13 @@ def values(name, dtype, shape, rng, special=True):
     n = int(np.prod(shape, dtype=np.int64))
     if dtype.kind == "b":
         return (rng.random(n) < 0.5).reshape(shape)
-    if dtype.kind == "i":
+    if dtype.kind in "iu":
         ii = np.iinfo(dtype)
         x = rng.integers(ii.min, ii.max, n, dtype=dtype, endpoint=True)
         if name == "prod":
-            x = rng.integers(-3, 4, n).astype(dtype)
+            x = rng.integers(-3, 4, n).astype(dtype)  # an unsigned type wraps the negatives
         elif special and n >= 4:
-            x[rng.choice(n, 4, replace=False)] = [ii.min, ii.max, 0, -1]
+            x[rng.choice(n, 4, replace=False)] = np.array([ii.min, ii.max, 0, ii.max // 2 + 1], dtype)
         return x.reshape(shape)
     if name == "prod":
         return rng.uniform(0.5, 1.5, n).astype(dtype).reshape(shape)
@@ -402,7 +402,7 @@ def test_full_argmax_long_on_the_device(dtype, rng):
     n = 3 * 10**6 + 7
     x = values("argmax", dtype, (n,), rng, special=False)
     if dtype.kind != "b":
-        top, bottom = (np.iinfo(dtype).max, np.iinfo(dtype).min) if dtype.kind == "i" else (np.inf, -np.inf)
+        top, bottom = (np.iinfo(dtype).max, np.iinfo(dtype).min) if dtype.kind in "iu" else (np.inf, -np.inf)
         for k in (n - 3, 2 * n // 3, n // 3 + 1, 5):   # ties: the first must win
             x[k], x[k - 1 if k == n - 3 else k + 2] = top, bottom
     cases = [x, np.zeros(n, dtype), np.ones(n, dtype)]

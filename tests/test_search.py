@@ -21,9 +21,9 @@ def sorted_values(dtype, n, rng):
     """n sorted elements with duplicates and the dtype's specials (NaN last)."""
     if dtype.kind == "b":
         x = rng.random(n) < 0.5
-    elif dtype.kind == "i":
+    elif dtype.kind in "iu":
         ii = np.iinfo(dtype)
-        x = rng.integers(-20, 21, n).astype(dtype)
+        x = rng.integers(-20, 21, n).astype(dtype)  # an unsigned type wraps the negatives
         if n >= 2:
             x[:2] = [ii.min, ii.max]
     else:
@@ -37,7 +37,7 @@ def queries(dtype, shape, rng):
     n = int(np.prod(shape, dtype=np.int64))
     if dtype.kind == "b":
         return (rng.random(n) < 0.5).reshape(shape)
-    if dtype.kind == "i":
+    if dtype.kind in "iu":
         return rng.integers(-25, 26, n).astype(dtype).reshape(shape)
     q = np.round(rng.normal(0, 12, n) * 2) / 2
     if n >= 6:

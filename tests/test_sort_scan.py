@@ -31,13 +31,13 @@ def values(dtype, shape, rng, kind="sort"):
     n = int(np.prod(shape, dtype=np.int64))
     if dtype.kind == "b":
         return (rng.random(n) < 0.5).reshape(shape)
-    if dtype.kind == "i":
+    if dtype.kind in "iu":
         ii = np.iinfo(dtype)
         if kind == "prod":
             return rng.integers(-2, 3, n).astype(dtype).reshape(shape)
-        x = rng.integers(-5, 6, n).astype(dtype)
+        x = rng.integers(-5, 6, n).astype(dtype)  # an unsigned type wraps the negatives
         if n >= 4:
-            x[rng.choice(n, 4, replace=False)] = [ii.min, ii.max, 0, -1]
+            x[rng.choice(n, 4, replace=False)] = np.array([ii.min, ii.max, 0, ii.max // 2 + 1], dtype)
         return x.reshape(shape)
     if kind == "prod":
         return rng.uniform(0.9, 1.1, n).astype(dtype).reshape(shape)
@@ -217,7 +217,7 @@ def test_arguments_are_checked_before_the_gpu():
     with pytest.raises(ValueError):
         mm.sort(x, device="bogus")
     with pytest.raises(TypeError):
-        mm.sort(np.ones(3, np.int16), device="cpu")
+        mm.sort(np.ones(3, np.complex64), device="cpu")
 
 
 # ------------------------------------------------------------------ on a GPU

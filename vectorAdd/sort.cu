@@ -53,12 +53,12 @@ __device__ __forceinline__ T canonical_nan(T v) {
 // An order-reversing bijection of the keys (its own inverse). Floats flip their
 // sign bit as an integer: PTX's neg of a NaN gives "an unspecified NaN", and the
 // H100 kept the canonical NaN positive, so descending sorts put NaN last.
-template <typename K>
+template <typename T, typename K = KeyOf<T>>
 __device__ __forceinline__ K reversed(K k) {
     if constexpr (std::is_same<K, float>::value) return __int_as_float(__float_as_int(k) ^ INT32_MIN);
     else if constexpr (std::is_same<K, double>::value)
         return __longlong_as_double(__double_as_longlong(k) ^ static_cast<long long>(INT64_MIN));
-    else if constexpr (std::is_same<K, uint8_t>::value) return static_cast<K>(k == 0);
+    else if constexpr (std::is_same<T, bool>::value) return static_cast<K>(k == 0);  // keys 0 and 1
     else return ~k;
 }
 
@@ -67,7 +67,7 @@ __device__ __forceinline__ KeyOf<T> key_of(const char *p, bool descending) {
     KeyOf<T> k;
     if constexpr (std::is_same<T, bool>::value) k = *reinterpret_cast<const uint8_t *>(p) != 0;
     else k = canonical_nan(*reinterpret_cast<const T *>(p));
-    return descending ? reversed(k) : k;
+    return descending ? reversed<T>(k) : k;
 }
 
 // The byte offsets of the i-th element (C order over walk.shape) in views 0 and 1.
@@ -104,7 +104,7 @@ scatter_values(const char *keys, char *dst, int64_t n, Walk walk, bool descendin
         int64_t od = 0, os = 0;
         offsets_of(walk, i, &od, &os);
         const KeyOf<T> k = *reinterpret_cast<const KeyOf<T> *>(keys + os);
-        *reinterpret_cast<KeyOf<T> *>(dst + od) = descending ? reversed(k) : k;
+        *reinterpret_cast<KeyOf<T> *>(dst + od) = descending ? reversed<T>(k) : k;
     }
 }
 

@@ -26,8 +26,9 @@ float32 = np.dtype("float32")
 float64 = np.dtype("float64")
 
 # The extension's list (its va_dtype enum) is the one list: a dtype named above that
-# the library lacks is not offered.
-_ALL = tuple(_core._supported_dtypes())
+# the library lacks is not offered. In the standard's order: bool, signed and unsigned
+# integers, floats, each by size.
+_ALL = tuple(sorted(_core._supported_dtypes(), key=lambda d: ("biuf".index(d.kind), d.itemsize)))
 _SIGNED = tuple(d for d in _ALL if d.kind == "i")
 _UNSIGNED = tuple(d for d in _ALL if d.kind == "u")
 _INTEGER = _SIGNED + _UNSIGNED
