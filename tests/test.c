@@ -552,14 +552,14 @@ static void test_dtype_size(void) {
           va_dtype_size(VA_FLOAT32));
     CHECK(va_dtype_size(VA_FLOAT64) == 8, "va_dtype_size(float64) = %zu",
           va_dtype_size(VA_FLOAT64));
-    CHECK(va_dtype_size((va_dtype)7) == 0, "va_dtype_size(7) = %zu", va_dtype_size((va_dtype)7));
+    CHECK(va_dtype_size((va_dtype)VA_DTYPE_COUNT) == 0, "va_dtype_size(VA_DTYPE_COUNT) = %zu", va_dtype_size((va_dtype)VA_DTYPE_COUNT));
 }
 
 static void test_result_dtype(void) {
     for (int op = 0; op < NOPS; op++)
         for (int a = 0; a < NDTYPES; a++)
             for (int b = 0; b < NDTYPES; b++) {
-                va_dtype r = (va_dtype)7;
+                va_dtype r = (va_dtype)VA_DTYPE_COUNT;
                 va_status st = va_result_dtype(lib_op((va_op)op), (va_dtype)a, (va_dtype)b, &r);
                 va_dtype want = expected_result((va_op)op, (va_dtype)a, (va_dtype)b);
                 CHECK(st == VA_SUCCESS && r == want, "va_result_dtype(%s, %s, %s) = %s (%s), expected %s",
@@ -571,10 +571,10 @@ static void test_result_dtype(void) {
     CHECK_STATUS(va_result_dtype(lib_op((va_op)4), VA_INT32, VA_INT32, &r), VA_ERROR_INVALID_VALUE);
     /* An unknown dtype is refused. The header's VA_ERROR_UNSUPPORTED_DTYPE would be the
      * consistent answer; the library gives VA_ERROR_INVALID_VALUE, so accept either. */
-    va_status st = va_result_dtype(lib_op(VA_ADD), (va_dtype)7, VA_INT32, &r);
+    va_status st = va_result_dtype(lib_op(VA_ADD), (va_dtype)VA_DTYPE_COUNT, VA_INT32, &r);
     CHECK(st == VA_ERROR_UNSUPPORTED_DTYPE || st == VA_ERROR_INVALID_VALUE,
           "va_result_dtype(lib_op(add), 7, int32) returned %s", va_status_string(st));
-    st = va_result_dtype(lib_op(VA_MULTIPLY), VA_FLOAT64, (va_dtype)7, &r);
+    st = va_result_dtype(lib_op(VA_MULTIPLY), VA_FLOAT64, (va_dtype)VA_DTYPE_COUNT, &r);
     CHECK(st == VA_ERROR_UNSUPPORTED_DTYPE || st == VA_ERROR_INVALID_VALUE,
           "va_result_dtype(lib_op(multiply), float64, 7) returned %s", va_status_string(st));
 }
@@ -667,11 +667,11 @@ static void test_bad_binary_arguments(void) {
         }
 
         /* an unknown dtype, in each position */
-        x = a; x.dtype = (va_dtype)7;
+        x = a; x.dtype = (va_dtype)VA_DTYPE_COUNT;
         CHECK_STATUS(fn(0, lib_op(VA_ADD), &x, &b, &o), VA_ERROR_UNSUPPORTED_DTYPE);
-        x = b; x.dtype = (va_dtype)7;
+        x = b; x.dtype = (va_dtype)VA_DTYPE_COUNT;
         CHECK_STATUS(fn(0, lib_op(VA_ADD), &a, &x, &o), VA_ERROR_UNSUPPORTED_DTYPE);
-        x = o; x.dtype = (va_dtype)7;
+        x = o; x.dtype = (va_dtype)VA_DTYPE_COUNT;
         CHECK_STATUS(fn(0, lib_op(VA_ADD), &a, &b, &x), VA_ERROR_UNSUPPORTED_DTYPE);
     }
 
@@ -859,7 +859,7 @@ static void test_bad_search_arguments(void) {
     wrong.strides[0] = -8;
     CHECK_STATUS(va_searchsorted(0, &s, &v, 1, &wrong), VA_ERROR_INVALID_VALUE);  /* not C-contiguous */
     wrong = v;
-    wrong.dtype = (va_dtype)7;
+    wrong.dtype = (va_dtype)VA_DTYPE_COUNT;
     CHECK_STATUS(va_searchsorted(0, &s, &wrong, 0, &o), VA_ERROR_UNSUPPORTED_DTYPE);
     if (!g_gpu) {
         CHECK_STATUS(va_searchsorted(0, &s, &v, 0, &o), VA_ERROR_NO_DEVICE);
@@ -898,7 +898,7 @@ static void test_bad_reduce_arguments(void) {
         CHECK_STATUS(fns[f](0, &x, &result), VA_ERROR_INVALID_VALUE);
         x = a; x.data = NULL;
         CHECK_STATUS(fns[f](0, &x, &result), VA_ERROR_INVALID_VALUE);
-        x = a; x.dtype = (va_dtype)7;
+        x = a; x.dtype = (va_dtype)VA_DTYPE_COUNT;
         CHECK_STATUS(fns[f](0, &x, &result), VA_ERROR_UNSUPPORTED_DTYPE);
     }
 
@@ -921,7 +921,7 @@ static void test_bad_reduce_arguments(void) {
     CHECK_STATUS(va_trace(0, &x, &result), VA_ERROR_INVALID_VALUE);
     x = m; x.data = NULL;
     CHECK_STATUS(va_trace(0, &x, &result), VA_ERROR_INVALID_VALUE);
-    x = m; x.dtype = (va_dtype)7;
+    x = m; x.dtype = (va_dtype)VA_DTYPE_COUNT;
     CHECK_STATUS(va_trace(0, &x, &result), VA_ERROR_UNSUPPORTED_DTYPE);
 }
 
@@ -1018,9 +1018,9 @@ static void test_bad_other_arguments(void) {
     CHECK_STATUS(va_copy_convert(0, &s, &x), VA_ERROR_INVALID_VALUE);
     x = s; x.data = NULL;
     CHECK_STATUS(va_copy_convert(0, &x, &d), VA_ERROR_INVALID_VALUE);
-    x = s; x.dtype = (va_dtype)7;
+    x = s; x.dtype = (va_dtype)VA_DTYPE_COUNT;
     CHECK_STATUS(va_copy_convert(0, &x, &d), VA_ERROR_UNSUPPORTED_DTYPE);
-    x = d; x.dtype = (va_dtype)7;
+    x = d; x.dtype = (va_dtype)VA_DTYPE_COUNT;
     CHECK_STATUS(va_copy_convert(0, &s, &x), VA_ERROR_UNSUPPORTED_DTYPE);
 
     void *p = &p;
@@ -1784,7 +1784,7 @@ static void test_bad_creation_arguments(void) {
     two.shape[1] = 1;
     two.strides[1] = 8;
     bad = one;
-    bad.dtype = (va_dtype)9;
+    bad.dtype = VA_DTYPE_COUNT;
     CHECK_STATUS(va_fill(0, &one, NULL), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_fill(0, NULL, &value), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_fill(0, &bad, &value), VA_ERROR_UNSUPPORTED_DTYPE);

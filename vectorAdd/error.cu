@@ -140,7 +140,7 @@ const char *va_status_string(va_status status) {
         case VA_SUCCESS: return "success";
         case VA_ERROR_INVALID_VALUE: return "invalid argument";
         case VA_ERROR_UNSUPPORTED_DTYPE:
-            return "unsupported dtype (supported: bool, int32, int64, float32, float64, where the operation has a loop)";
+            return "unsupported dtype (supported: bool, int8 to int64, uint8 to uint64, float32, float64, where the operation has a loop)";
         case VA_ERROR_NO_DEVICE: return "no usable CUDA GPU or driver";
         case VA_ERROR_OUT_OF_MEMORY: return "out of memory";
         case VA_ERROR_CUDA: return "CUDA call failed";
