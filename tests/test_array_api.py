@@ -262,7 +262,8 @@ def test_asarray_defaults_and_dtypes(dtype):
     a = host(dtype)
     check(xp.asarray(a), a)
     # Python ints and floats take the default dtypes (int64, float64), whatever the list came from.
-    default = {"int32": np.int64, "float32": np.float64}.get(dtype, np.dtype(dtype))
+    kind = np.dtype(dtype).kind
+    default = np.int64 if kind in "iu" else np.float64 if kind == "f" else np.dtype(dtype)
     check(xp.asarray(a.tolist()), np.asarray(a.tolist(), dtype=default))
     check(xp.asarray(3), np.asarray(3, dtype=np.int64))
     check(xp.asarray(2.5), np.asarray(2.5))

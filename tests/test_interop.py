@@ -390,7 +390,7 @@ def test_cupy_lifetimes(cp):
 
 
 def test_cupy_unsupported_dtypes(cp):
-    for dt in (cp.float16, cp.uint8, cp.int16, cp.complex64, cp.uint16):
+    for dt in (cp.float16, cp.complex64, cp.complex128):
         x = cp.zeros(4, dtype=dt)
         with pytest.raises(TypeError):
             mm.asarray(x)
@@ -478,7 +478,7 @@ def test_torch_out(torch, rng):
     H.assert_same(out, expected)
 
 
-@pytest.mark.parametrize("bad", ["int16", "uint8", "float16", "int8"])
+@pytest.mark.parametrize("bad", ["float16", "bfloat16", "complex64", "complex128"])
 def test_torch_unsupported_dtypes(torch, bad):
     t = torch.zeros(4, dtype=getattr(torch, bad), device="cuda")
     with pytest.raises(TypeError):
