@@ -236,6 +236,8 @@ def host(dtype, shape=(3, 4)):
         return RNG.random(shape) < 0.5
     if dtype.startswith("int"):
         return RNG.integers(-5, 6, size=shape).astype(dtype)
+    if dtype.startswith("uint"):
+        return RNG.integers(0, 11, size=shape).astype(dtype)
     return (RNG.standard_normal(shape) * 3).astype(dtype)
 
 
