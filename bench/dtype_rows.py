@@ -3,8 +3,7 @@
 the other GPU rows; the bytes are those read and written (3n)."""
 import numpy as np
 
-from harness.cases import Case, Entry
-from harness.contenders import upload
+from harness.cases import Case, uploaded_pair_entry
 from harness import targets
 
 N_UINT8 = 2**28
@@ -13,14 +12,9 @@ CALLS = {"myModule": lambda m, x, y: m.add(x, y), "CuPy": lambda cp, x, y: cp.ad
 
 
 def _entry(b, label, call):
-    def build():
-        rng = np.random.default_rng(28)
-        lib = b.libs[label]
-        x = upload(lib, rng.integers(0, 256, N_UINT8, dtype=np.uint8))
-        y = upload(lib, rng.integers(0, 256, N_UINT8, dtype=np.uint8))
-        lib.sync()
-        return lambda: call(lib.mod, x, y)
-    return Entry(build, "dtype:add:uint8:%s:%d" % (label, N_UINT8), True, "gpu")
+    def pair(rng):
+        return tuple(rng.integers(0, 256, N_UINT8, dtype=np.uint8) for _ in range(2))
+    return uploaded_pair_entry(b, label, "dtype:add:uint8:%s:%d" % (label, N_UINT8), pair, call)
 
 
 def cases(b, _libs):

@@ -7,8 +7,7 @@ the other GPU rows. No byte count: the target reads the ratio of times.
 cases(b, libs) is called from bench/run.py's list of rows."""
 import numpy as np
 
-from harness.cases import Case, Entry
-from harness.contenders import upload
+from harness.cases import Case, uploaded_pair_entry
 from harness import targets
 
 SIDE = 8192
@@ -16,18 +15,16 @@ CALLS = {"myModule": lambda m, x, y: m.matmul(x, y), "CuPy": lambda cp, x, y: cp
          "PyTorch": lambda t, x, y: t.matmul(x, y)}
 
 
+def _no_tf32(mod):
+    if getattr(mod, "__name__", "") == "torch":
+        mod.backends.cuda.matmul.allow_tf32 = False
+
+
 def _entry(b, label, dtype):
-    def build():
-        rng = np.random.default_rng(26)
-        lib = b.libs[label]
-        x = upload(lib, rng.standard_normal((SIDE, SIDE)).astype(dtype))
-        y = upload(lib, rng.standard_normal((SIDE, SIDE)).astype(dtype))
-        if label == "PyTorch":
-            lib.mod.backends.cuda.matmul.allow_tf32 = False
-        lib.sync()
-        call = CALLS[label]
-        return lambda: call(lib.mod, x, y)
-    return Entry(build, "matmul:%s:%s:%d" % (label, np.dtype(dtype).name, SIDE), True, "gpu")
+    def pair(rng):
+        return tuple(rng.standard_normal((SIDE, SIDE)).astype(dtype) for _ in range(2))
+    return uploaded_pair_entry(b, label, "matmul:%s:%s:%d" % (label, np.dtype(dtype).name, SIDE), pair,
+                               CALLS[label], prepare=_no_tf32)
 
 
 def cases(b, libs):

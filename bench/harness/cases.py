@@ -25,3 +25,21 @@ def n_label(n):
     if n >= 1024 and n & (n - 1) == 0:
         return "2^%d" % (n.bit_length() - 1)
     return str(n)
+
+
+def uploaded_pair_entry(b, label, key, make_pair, call, prepare=None):
+    """The Entry of `call(module, x, y)` on two host arrays that make_pair(rng) draws (a
+    fixed seed: every contender gets the same values), uploaded to the contender's GPU
+    before the timing; prepare(module), when given, runs first (PyTorch's TF32 switch)."""
+    from .contenders import upload
+
+    def build():
+        import numpy as np
+        lib = b.libs[label]
+        if prepare is not None:
+            prepare(lib.mod)
+        x, y = (upload(lib, a) for a in make_pair(np.random.default_rng(26)))
+        lib.sync()
+        return lambda: call(lib.mod, x, y)
+    return Entry(build, key, True, "gpu")
+
