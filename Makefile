@@ -24,14 +24,14 @@ ifeq ($(shell $(PYTHON) scripts/externally_managed.py 2>/dev/null),yes)
 endif
 # Machine code for every GPU CUDA 13.0's nvcc lists, Turing to Blackwell, plus PTX of
 # the newest for GPUs after it: what `make wheel` builds, and every target where no GPU
-# is listed (CI). A cubin runs on its own compute capability and every later minor
-# one of the same major, so one architecture of each family covers the rest (sm_86's
-# code runs on sm_87, sm_88 and sm_89, sm_100's on sm_103, sm_120's on sm_121), as
-# PyTorch's wheels choose: seven, not the twelve nvcc lists, since the eleven dtypes
-# of 0.2.0 (twelve took the wheel past 25 MB; bench/NOTES.md, "Session 16").
+# is listed. A cubin runs on its own compute capability and every later minor one of
+# the same major, so one architecture of each major covers the rest (sm_80's code runs
+# on sm_86 to sm_89, sm_100's on sm_103, sm_120's on sm_121): six, not the twelve nvcc
+# lists, since the eleven dtypes of 0.2.0 made each image 2.5-3.4 MB compressed
+# (twelve would be about 40 MB, past issue 26's 25 MB; bench/NOTES.md, "Session 16").
 # Elsewhere a build is for the GPUs nvidia-smi lists (their compute capabilities),
 # several times faster. A caller's CUDA_ARCH wins: make build CUDA_ARCH=90.
-ALL_ARCHS := 75 80 86 90 100 110 120
+ALL_ARCHS := 75 80 90 100 110 120
 ifeq ($(origin CUDA_ARCH),undefined)
   ifneq ($(filter wheel,$(MAKECMDGOALS)),)
     CUDA_ARCH := $(ALL_ARCHS)
