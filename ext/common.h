@@ -118,6 +118,11 @@ typedef struct {
 extern PyTypeObject DeviceArray_Type;
 #define DeviceArray_Check(op) PyObject_TypeCheck((op), &DeviceArray_Type)
 
+/* errors.cpp: the end of a call that filled a new array: *out handed over (and set to NULL)
+ * on success, else the status raised and NULL (*out left for the caller's
+ * cleanup). */
+PyObject *filled_or_raise(va_status status, DeviceArrayObject **out);
+
 /* A feature's share of DeviceArray's methods and attributes (NULL-terminated
  * tables, either may be NULL): manipulation, sorting, reductions, ... */
 typedef struct {

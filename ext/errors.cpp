@@ -25,6 +25,16 @@ static PyObject *raise_cuda(const char *cls_name, const char *message, const va_
     return NULL;
 }
 
+PyObject *filled_or_raise(va_status status, DeviceArrayObject **out)
+{
+    if (status != VA_SUCCESS) {
+        return raise_status(status);
+    }
+    PyObject *result = (PyObject *)*out;
+    *out = NULL;
+    return result;
+}
+
 PyObject *raise_status(va_status status)
 {
     va_error_info info;

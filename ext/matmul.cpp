@@ -165,12 +165,7 @@ static PyObject *matmul_device(DeviceArrayObject *a, DeviceArrayObject *b)
     Py_BEGIN_ALLOW_THREADS
     st = va_matmul(a->device, &va, &vb, &vo);
     Py_END_ALLOW_THREADS
-    if (st != VA_SUCCESS) {
-        raise_status(st);
-        goto fail;
-    }
-    result = (PyObject *)out;
-    out = NULL;
+    result = filled_or_raise(st, &out);
 fail:
     Py_XDECREF(out);
     Py_XDECREF(copy_a);

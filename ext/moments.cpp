@@ -41,12 +41,7 @@ static PyObject *mm_var_all(PyObject *module, PyObject *const *args, Py_ssize_t 
     Py_BEGIN_ALLOW_THREADS
     st = va_var(x->device, &vx, correction, &vo);
     Py_END_ALLOW_THREADS
-    if (st != VA_SUCCESS) {
-        raise_status(st);
-        goto fail;
-    }
-    result = (PyObject *)out;
-    out = NULL;
+    result = filled_or_raise(st, &out);
 fail:
     Py_XDECREF(out);
     Py_XDECREF(x);

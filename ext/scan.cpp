@@ -20,16 +20,17 @@ typedef struct {
     int include_initial;
 } ScanRequest;
 
-/* NumPy's result dtype of a running sum or product: bool and signed integers
- * as int64 (cumsum of int32 is int64 on Linux), unsigned ones as uint64, floats
- * as themselves. */
+/* NumPy's result dtype of a running sum or product: sum's (the op table's SUM
+ * domain: bool and signed integers as int64, unsigned ones as uint64, floats as
+ * themselves); VA_DTYPE_COUNT where sum has no loop. */
 static va_dtype default_scan_dtype(va_dtype in)
 {
-    const char kind = dtype_kind(in);
-    if (kind == 'b' || kind == 'i') {
-        return VA_INT64;
+    static va_op sum = -1;
+    va_dtype compute, result;
+    if (sum < 0 && va_op_find("sum", &sum) != VA_SUCCESS) {
+        return VA_DTYPE_COUNT;
     }
-    return kind == 'u' ? VA_UINT64 : in;
+    return va_op_dtypes(sum, 1, &in, NULL, &compute, &result) == VA_SUCCESS ? result : VA_DTYPE_COUNT;
 }
 
 /* A new DeviceArray holding the scan of `a` on its GPU, or `req->out` filled. */
@@ -38,7 +39,7 @@ static PyObject *scan_device(DeviceArrayObject *a, const ScanRequest *req)
     DeviceArrayObject *result = NULL, *target = NULL;
     PyObject *identity = NULL;
     va_array in_view, out_view;
-    va_dtype dtype = default_scan_dtype(a->dtype);
+    va_dtype dtype = VA_DTYPE_COUNT;
     int given = 0, axis = -1, ndim = 1;
     int64_t shape[VA_MAX_NDIM];
     va_status st;

@@ -74,12 +74,7 @@ static PyObject *search_device(DeviceArrayObject *a, PyObject *v_obj, int right,
     devicearray_describe(values, &values_view);
     devicearray_describe(out, &out_view);
     st = va_searchsorted(a->device, &sorted_view, &values_view, right, &out_view);
-    if (st != VA_SUCCESS) {
-        raise_status(st);
-        goto done;
-    }
-    result = (PyObject *)out;
-    out = NULL;
+    result = filled_or_raise(st, &out);
 done:
     Py_XDECREF(out);
     Py_XDECREF(values);

@@ -11,9 +11,6 @@
 namespace va {
 namespace {
 
-bool is_float(va_dtype d) { return is_float_dtype(d); }
-bool is_unsigned(va_dtype d) { return d == VA_UINT8 || d == VA_UINT16 || d == VA_UINT32 || d == VA_UINT64; }
-
 // NumPy's loop order (float16 would sit before float32: no dtype of ours).
 constexpr va_dtype kLoopOrder[] = {VA_BOOL,   VA_INT8,   VA_UINT8,  VA_INT16,   VA_UINT16, VA_INT32,
                                    VA_UINT32, VA_INT64,  VA_UINT64, VA_FLOAT32, VA_FLOAT64};
@@ -26,10 +23,10 @@ bool casts_safely(va_dtype from, va_dtype to) {
     if (from == to || from == VA_BOOL) return true;
     if (to == VA_BOOL) return false;
     const size_t sf = va_dtype_size(from), st = va_dtype_size(to);
-    if (is_float(from)) return is_float(to) && sf <= st;
-    if (is_float(to)) return st == 8 || sf <= 2;
-    if (is_unsigned(from) == is_unsigned(to)) return sf <= st;
-    return is_unsigned(from) && sf < st;
+    if (is_float_dtype(from)) return is_float_dtype(to) && sf <= st;
+    if (is_float_dtype(to)) return st == 8 || sf <= 2;
+    if (is_unsigned_dtype(from) == is_unsigned_dtype(to)) return sf <= st;
+    return is_unsigned_dtype(from) && sf < st;
 }
 
 // Whether every dtype of the list casts safely to `to`.
@@ -43,7 +40,7 @@ bool all_cast_to(const va_dtype *list, int n, va_dtype to) {
 // (float64 takes them all); floats_only: the first float.
 va_dtype first_loop(const va_dtype *list, int n, bool floats_only) {
     for (const va_dtype t : kLoopOrder)
-        if ((!floats_only || is_float(t)) && all_cast_to(list, n, t)) return t;
+        if ((!floats_only || is_float_dtype(t)) && all_cast_to(list, n, t)) return t;
     return VA_FLOAT64;
 }
 
@@ -78,7 +75,7 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
             case VA_STRONG:
                 if (va_dtype_size(in[k]) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
                 strong[nstrong++] = in[k];
-                strong_float |= va::is_float(in[k]);
+                strong_float |= va::is_float_dtype(in[k]);
                 strong_number |= in[k] != VA_BOOL;
                 break;
             case VA_WEAK_BOOL: break;
@@ -109,19 +106,19 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
         // The first float loop: float16 for bool, int8 and uint8 (not a dtype of
         // ours), float32 for int16 and uint16, float64 for the rest.
         case VA_DOMAIN_FLOAT:
-            if (va::is_float(p)) break;
+            if (va::is_float_dtype(p)) break;
             if (va::float16_takes(strong, nstrong)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
             c = va::first_loop(strong, nstrong, true);
             break;
         // NumPy's true division of bool and integers is float64's.
-        case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float(p)) c = VA_FLOAT64; break;
+        case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float_dtype(p)) c = VA_FLOAT64; break;
         // NumPy's bitwise ufuncs have no float loop (TypeError), and a Python float
         // moves an integer array to float64 first (NEP 50), so it is refused too;
         // integers no integer holds (uint64 with a signed one) meet only at float64.
-        case VA_DOMAIN_INTEGER: if (va::is_float(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
+        case VA_DOMAIN_INTEGER: if (va::is_float_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
         // Shifts: integers; bool shifts as int8, NumPy's first loop it casts to.
         case VA_DOMAIN_SHIFT:
-            if (va::is_float(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+            if (va::is_float_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
             if (p == VA_BOOL) c = VA_INT8;
             break;
         // A raw kernel's one dtype: the first (only) loop of its row.

@@ -100,6 +100,9 @@ __host__ __device__ constexpr bool is_integer_dtype(va_dtype t) {
     return t == VA_INT8 || t == VA_INT16 || t == VA_INT32 || t == VA_INT64 || t == VA_UINT8 ||
            t == VA_UINT16 || t == VA_UINT32 || t == VA_UINT64;
 }
+__host__ __device__ constexpr bool is_unsigned_dtype(va_dtype t) {
+    return t == VA_UINT8 || t == VA_UINT16 || t == VA_UINT32 || t == VA_UINT64;
+}
 __host__ __device__ constexpr bool is_float_dtype(va_dtype t) { return t == VA_FLOAT32 || t == VA_FLOAT64; }
 
 // The compute types an operation of a domain has loops for.
