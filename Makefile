@@ -118,7 +118,10 @@ OP_SOURCES := $(sort $(wildcard ops/*.cu))
 BUILTIN_OPS := $(sort $(wildcard ops/*.cu))
 USER_OPS := $(sort $(wildcard user_ops/*.cu))
 BUNDLE_SOURCES := $(foreach k,$(shell seq 0 $$(($(OP_BUNDLES) - 1))),$(BUILD)/gen/ops_bundle_$(k).cu)
-OP_OBJECTS := $(BUNDLE_SOURCES:.cu=.o) $(patsubst %.cu,$(BUILD)/%.o,$(USER_OPS)) \
+# Each bundle is compiled once per dtype part (vectorAdd/op_types.cuh,
+# type_part): two CUDA modules, the second loaded only when one of its dtypes
+# is first used, and two units that build side by side.
+OP_OBJECTS := $(BUNDLE_SOURCES:.cu=.types0.o) $(BUNDLE_SOURCES:.cu=.types1.o) $(patsubst %.cu,$(BUILD)/%.o,$(USER_OPS)) \
               $(patsubst %.cu,$(BUILD)/%.row.o,$(USER_OPS))
 OP_LIST := $(BUILD)/gen/op_list.inc
 USER_ROWS := $(BUILD)/gen/user_rows.inc
@@ -177,9 +180,14 @@ $(BUILD)/gen/ops_bundle_%.cu: FORCE | $(BUILD)
 	    '(NR - 1) % n == k { printf "#include \"%s\"\n", $$0 }' > $@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
-$(BUILD)/gen/ops_bundle_%.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_HEADERS)
-	@echo "  NVCC  ops/, share $* of $(OP_BUNDLES): $$(grep -c include $<) operations (sm_$(ARCH_TAG))"
-	$(Q)$(NVCC) $(NVCCFLAGS) -I. -c $< -o $@
+define compile_bundle
+	@echo "  NVCC  ops/, share $* of $(OP_BUNDLES), dtype part $(1): $$(grep -c include $<) operations (sm_$(ARCH_TAG))"
+	$(Q)$(NVCC) $(NVCCFLAGS) -I. -DVA_TYPE_PART=$(1) -c $< -o $@
+endef
+$(BUILD)/gen/ops_bundle_%.types0.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_HEADERS)
+	$(call compile_bundle,0)
+$(BUILD)/gen/ops_bundle_%.types1.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_HEADERS)
+	$(call compile_bundle,1)
 
 $(BUILD)/user_ops/%.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
 	@mkdir -p $(dir $@)

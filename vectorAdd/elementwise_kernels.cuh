@@ -272,10 +272,11 @@ va_status launch_typed(const ElementwiseCall &c) {
     return VA_SUCCESS;
 }
 
-// The launcher a declaration instantiates: every compute type of its domain.
-template <typename Op, va_domain D, int NIN, int NP>
+// The launcher a declaration instantiates: every compute type of its domain
+// in dtype part Part (op_types.cuh).
+template <typename Op, va_domain D, int NIN, int NP, int Part>
 va_status launch_elementwise(const ElementwiseCall &c) {
-    const va_status st = with_compute_type<D>(c.compute, [&](auto t) {
+    const va_status st = with_compute_type<D, Part>(c.compute, [&](auto t) {
         using T = decltype(t);
         return launch_typed<Op, T, NP, typename InputsOf<Op, T, NIN>::type>(c);
     });

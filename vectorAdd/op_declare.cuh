@@ -303,22 +303,38 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
     }                                                                                     \
     } }
 
+// A launcher FN over CALL, instantiated as LAUNCH<ARGS..., part>. Compiled for
+// one dtype part (VA_TYPE_PART, the op bundle's units), part 0 defines FN and
+// hands part 1's dtypes to FN_part1, which part 1's unit defines; compiled
+// whole (a user's file, a module), FN holds every dtype.
+#if !defined(VA_TYPE_PART)
+#define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
+    va_status FN(const CALL &call) { return LAUNCH<__VA_ARGS__, ::va::kEveryPart>(call); }
+#elif VA_TYPE_PART == 0
+#define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
+    va_status FN##_part1(const CALL &call);                                               \
+    va_status FN(const CALL &call) {                                                      \
+        if (::va::type_part(::va::routed_dtype(call)) == 1) return FN##_part1(call);       \
+        return LAUNCH<__VA_ARGS__, 0>(call);                                              \
+    }
+#elif VA_TYPE_PART == 1
+#define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
+    va_status FN##_part1(const CALL &call) { return LAUNCH<__VA_ARGS__, 1>(call); }
+#else
+#error "VA_TYPE_PART is 0 or 1 (kTypeParts)"
+#endif
+
 #define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \
     namespace va { namespace entries {                                                    \
-    va_status NAME##_elementwise(const ElementwiseCall &call) {                           \
-        return launch_elementwise<FUNCTOR, VA_DOMAIN_##DOMAIN,                            \
-                                  ::va::count_args(ARGS) - (NPARAMS), (NPARAMS)>(call);   \
-    }                                                                                     \
+    VA_PART_ENTRY_(NAME##_elementwise, ElementwiseCall, launch_elementwise, FUNCTOR,       \
+                   VA_DOMAIN_##DOMAIN, ::va::count_args(ARGS) - (NPARAMS), (NPARAMS))     \
     } }
 
 #define VA_REDUCTION_LAUNCHERS_(NAME, FUNCTOR, DOMAIN)                                    \
     namespace va { namespace entries {                                                    \
-    va_status NAME##_reduce(const ReduceCall &call) {                                     \
-        return launch_reduction<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                       \
-    }                                                                                     \
-    va_status NAME##_reduce_axes(const AxesCall &call) {                                  \
-        return launch_reduction_axes<FUNCTOR, VA_DOMAIN_##DOMAIN>(call);                  \
-    }                                                                                     \
+    VA_PART_ENTRY_(NAME##_reduce, ReduceCall, launch_reduction, FUNCTOR, VA_DOMAIN_##DOMAIN) \
+    VA_PART_ENTRY_(NAME##_reduce_axes, AxesCall, launch_reduction_axes, FUNCTOR,           \
+                   VA_DOMAIN_##DOMAIN)                                                    \
     } }
 
 #ifdef VA_MODULE

@@ -70,6 +70,12 @@ struct AxesCall {
     ReduceScratch scratch;  // for full reductions (every element, or a few long rows)
 };
 
+// The dtype that picks a call's kernels (its compute type, or its input's for
+// a reduction): what a launcher of a dtype part routes on (op_declare.cuh).
+inline va_dtype routed_dtype(const ElementwiseCall &c) { return c.compute; }
+inline va_dtype routed_dtype(const ReduceCall &c) { return c.a->dtype; }
+inline va_dtype routed_dtype(const AxesCall &c) { return c.dtype; }
+
 // A user kernel's launch over device views, its inputs of dtype `compute`.
 struct RawCall {
     int device;

@@ -251,9 +251,9 @@ va_status launch_arg_contiguous(const AxesCall &c, const char *data, int64_t n) 
     return VA_SUCCESS;
 }
 
-template <typename Op>
+template <typename Op, int Part>
 va_status launch_arg_axes(const AxesCall &c) {
-    const va_status st = with_compute_type<VA_DOMAIN_INDEX>(c.dtype, [&](auto t) {
+    const va_status st = with_compute_type<VA_DOMAIN_INDEX, Part>(c.dtype, [&](auto t) {
         using T = decltype(t);
         using S = StoredT<T>;
         const AxesPlan &p = c.plan;
@@ -272,7 +272,7 @@ va_status launch_arg_axes(const AxesCall &c) {
 
 // Every element of c.a, in C order, to one int64 index at c.result. Partial
 // results of chunks (the host pipeline's) have no meaning for a position.
-template <typename Op>
+template <typename Op, int Part>
 va_status launch_arg_full(const ReduceCall &c) {
     if (c.to_accumulator || c.n == 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
     AxesCall call = {};
@@ -297,7 +297,7 @@ va_status launch_arg_full(const ReduceCall &c) {
         p.reduced_in[p.nreduced] = c.a->strides[d];
         ++p.nreduced;
     }
-    return launch_arg_axes<Op>(call);
+    return launch_arg_axes<Op, Part>(call);
 }
 
 }  // namespace va

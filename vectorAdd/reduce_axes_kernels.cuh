@@ -337,16 +337,16 @@ va_status launch_axes_typed(const AxesCall &c) {
     return launch_columns<Op, T, Acc, Out>(c, kept, reduced);
 }
 
-template <typename Op>
+template <typename Op, int Part>
 va_status launch_arg_axes(const AxesCall &c);
 
-// The launcher a reduction's declaration instantiates for axes.
-template <typename Op, va_domain D>
+// The launcher a reduction's declaration instantiates for axes (dtype part Part).
+template <typename Op, va_domain D, int Part>
 va_status launch_reduction_axes(const AxesCall &c) {
     if constexpr (D == VA_DOMAIN_INDEX) {
-        return launch_arg_axes<Op>(c);
+        return launch_arg_axes<Op, Part>(c);
     } else {
-        const va_status st = with_compute_type<D>(c.dtype, [&](auto t) {
+        const va_status st = with_compute_type<D, Part>(c.dtype, [&](auto t) {
             using T = decltype(t);
             return launch_axes_typed<Op, T, AccOf<D, T>, StoredT<ResultOf<D, T>>>(c);
         });

@@ -204,16 +204,17 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
 }
 
 // Reductions to a position (reduce_arg_kernels.cuh).
-template <typename Op>
+template <typename Op, int Part>
 va_status launch_arg_full(const ReduceCall &c);
 
-// The launcher a reduction's declaration instantiates: every input type of its domain.
-template <typename Op, va_domain D>
+// The launcher a reduction's declaration instantiates: every input type of its
+// domain in dtype part Part.
+template <typename Op, va_domain D, int Part>
 va_status launch_reduction(const ReduceCall &c) {
     if constexpr (D == VA_DOMAIN_INDEX) {
-        return launch_arg_full<Op>(c);
+        return launch_arg_full<Op, Part>(c);
     } else {
-        const va_status st = with_compute_type<D>(c.a->dtype, [&](auto t) {
+        const va_status st = with_compute_type<D, Part>(c.a->dtype, [&](auto t) {
             using T = decltype(t);
             using Acc = AccOf<D, T>;
             using R = ResultOf<D, T>;
