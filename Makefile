@@ -29,9 +29,11 @@ endif
 # on sm_86 to sm_89, sm_100's on sm_103, sm_120's on sm_121): six, not the twelve nvcc
 # lists, since the eleven dtypes of 0.2.0 made each image 2.5-3.4 MB compressed
 # (twelve would be about 40 MB, past issue 26's 25 MB; bench/NOTES.md, "Session 16").
+# sm_110 (Jetson Thor, DRIVE Thor) is only ever beside an Arm CPU, so an x86-64
+# build leaves it out: with it the x86-64 wheel measured 27.5 MB (session 17).
 # Elsewhere a build is for the GPUs nvidia-smi lists (their compute capabilities),
 # several times faster. A caller's CUDA_ARCH wins: make build CUDA_ARCH=90.
-ALL_ARCHS := 75 80 90 100 110 120
+ALL_ARCHS := 75 80 90 100 120 $(if $(filter aarch64 arm64,$(shell uname -m)),110)
 ifeq ($(origin CUDA_ARCH),undefined)
   ifneq ($(filter wheel,$(MAKECMDGOALS)),)
     CUDA_ARCH := $(ALL_ARCHS)

@@ -210,6 +210,25 @@ def test_large_input(dtype, fill):
     check_coords(myModule.nonzero(d), np.nonzero(want))
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.float64], ids=str)
+@pytest.mark.parametrize("start", [0, 1])
+@on_gpu
+def test_more_tiles_than_one_scan_chunk(dtype, start):
+    # Past 4096 tiles of 4096 elements the tile scan takes its counts in several
+    # chunks; whole tiles aligned to 16 bytes are counted 16 bytes a load, and a
+    # view one element in (start=1) is not aligned, so it counts element by element.
+    n = 2 * 4096 * 4096 + 4100
+    rng = np.random.default_rng(11)
+    a = (rng.random(n + 1) < 0.01).astype(dtype)
+    a[-2] = 1
+    if dtype == np.float64:
+        a[rng.integers(0, n, 1000)] = -0.0
+        a[rng.integers(0, n, 1000)] = np.nan
+    d = myModule.asarray(a)[start : start + n]
+    check_coords(myModule.nonzero(d), np.nonzero(a[start : start + n]))
+    assert int(myModule.count_nonzero(d)) == int(np.count_nonzero(a[start : start + n]))
+
+
 @on_gpu
 def test_truth_of_special_values():
     a = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 5e-324, -5e-324, 1.0])
