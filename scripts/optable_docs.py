@@ -31,6 +31,8 @@ def operations_md(ops):
         computed = ", ".join(op["results"])
         results = sorted(set(op["results"].values()))
         accuracy = "bit-identical" if op["ulp"] == 0 else "within %d ULP" % op["ulp"]
+        if op["ulp"] and op["ulp_floor"] > 0:
+            accuracy += " of max(\\|result\\|, %g)" % op["ulp_floor"]
         if op["kind"] == "reduction":
             accuracy = "exact for integers; floats within rounding" if op["name"] in ("sum", "prod") else accuracy
         if op["kind"] == "raw":

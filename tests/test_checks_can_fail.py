@@ -31,6 +31,7 @@ pytestmark = pytest.mark.usefixtures("quiet_numpy")
 FLOATS = [np.float32, np.float64]
 MAKE = shutil.which("make")
 ULP_OP = next(op for op in myModule.ops if op["kind"] == "elementwise" and op["ulp"] > 0)
+FLOOR_OP = next(op for op in myModule.ops if op["ulp_floor"] > 0)
 SUM_OP = next(op for op in myModule.ops if op["name"] == "sum")
 MEAN_OP = next(op for op in myModule.ops if op["name"] == "mean")
 
@@ -57,6 +58,7 @@ ELEMENTWISE_CHECKS = {
     "conftest.assert_same_result": lambda g, e, x: assert_same_result(g, e),
     "gpu_helpers.assert_same": lambda g, e, x: H.assert_same(g, e),
     "test_ops.assert_matches (ulp op)": lambda g, e, x: test_ops.assert_matches(ULP_OP, g, e),
+    "test_ops.assert_matches (ulp_floor op)": lambda g, e, x: test_ops.assert_matches(FLOOR_OP, g, e),
 }
 SUM_CHECKS = {
     "compare_floats.assert_sum_matches": lambda g, e, x: assert_sum_matches(g, e, x),
@@ -273,3 +275,19 @@ def test_make_sets_the_switch_where_nvidia_smi_lists_a_gpu(tmp_path):
     (failing / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
     (failing / "nvidia-smi").chmod(0o755)
     assert setting(dict(env, PATH=str(failing) + os.pathsep + env.get("PATH", ""))) == "0"
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=["float32", "float64"])
+def test_ulp_floor_counts_at_the_floor_and_no_further(dtype):
+    # ULP of max(|result|, ulp_floor): near 0 an error of ulp ULP of the floor
+    # passes and one of twice that does not; at and above the floor the result's
+    # own ULP count, as for any op.
+    floor, ulp = FLOOR_OP["ulp_floor"], FLOOR_OP["ulp"]
+    step = np.spacing(dtype(floor))
+    for e in (dtype(1e-3), dtype(-2.5e-4), dtype(0.0)):
+        e = np.array([e], dtype)
+        test_ops.assert_matches(FLOOR_OP, e + dtype(ulp) * step, e)
+        assert refused(test_ops.assert_matches, FLOOR_OP, e + dtype(2 * ulp) * step, e)
+    big = np.array([dtype(floor) * 1024], dtype)
+    test_ops.assert_matches(FLOOR_OP, big + dtype(ulp) * np.spacing(big), big)
+    assert refused(test_ops.assert_matches, FLOOR_OP, big + dtype(2 * ulp) * np.spacing(big), big)

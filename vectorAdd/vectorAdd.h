@@ -115,6 +115,11 @@ typedef struct va_op_info {
     /* Inputs of a fixed dtype whatever the others are (where's condition: bool),
      * else VA_DTYPE_COUNT; fixed inputs take no part in promotion. */
     va_dtype fixed_input[VA_MAX_INPUTS];
+    /* Since VA_MODULE_ABI 3: ULP are counted at max(|result|, ulp_floor). 0 for
+     * most operations; a function whose result cancels toward 0 while its
+     * arguments do not (logaddexp near max(x, y) = -ln 2) names the scale below
+     * which an error of its arguments' size is all it can promise. */
+    double ulp_floor;
 } va_op_info;
 
 /* How many operations the table holds at most: the built-in ones and those
@@ -151,7 +156,7 @@ typedef enum va_module_problem {
 
 /* The layout version of what an operation library and the library exchange
  * (module_abi.cuh); an object built with other headers is refused. */
-#define VA_MODULE_ABI 2
+#define VA_MODULE_ABI 3
 
 typedef struct va_module_result {
     va_module_problem problem;
