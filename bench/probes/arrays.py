@@ -4,11 +4,10 @@ zeros(1e8) <= 1.05x CuPy, arange(1e8) <= 0.5x CuPy, a basic slice d[::2, 1:]
 (median of 5), host times per call without a sync. Run on the GPU machine:
     python3 bench/probes/arrays.py
 """
-import time
-
 import numpy as np
 
 import myModule as mm
+from host_clock import per_call_us
 
 try:
     import cupy as cp
@@ -17,28 +16,11 @@ except ImportError:  # the table still prints our side
 
 
 def device_time(fn, sync, n=20):
-    fn()
-    sync()
-    runs = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            r = fn()
-        sync()
-        runs.append((time.perf_counter() - t0) / n)
-        del r
-    return sorted(runs)[2] * 1e6
+    return per_call_us(fn, n, sync)
 
 
 def host_time(fn, n=100000):
-    fn()
-    runs = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        runs.append((time.perf_counter() - t0) / n)
-    return sorted(runs)[2] * 1e6
+    return per_call_us(fn, n)
 
 
 def cp_sync():

@@ -1,21 +1,9 @@
 """Probe: where the per-call time of a tiny GPU operation goes (host clock,
 median of repeats). bench/NOTES.md records the outcome."""
-import time
-
 import numpy as np
 
 import myModule as mm
-
-
-def per_call(fn, n=20000):
-    fn()
-    best = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best.append((time.perf_counter() - t0) / n)
-    return sorted(best)[2] * 1e6
+from host_clock import per_call_us
 
 
 rng = np.random.default_rng(0)
@@ -52,5 +40,5 @@ try:
 except ImportError:
     pass
 for name, fn in rows:
-    print("%-48s %8.2f us" % (name, per_call(fn, 200 if "1e8" in name else 5000)))
+    print("%-48s %8.2f us" % (name, per_call_us(fn, 200 if "1e8" in name else 5000)))
     mm.synchronize()

@@ -4,24 +4,10 @@ repeats; same data, same process, CuPy and PyTorch beside):
   - trace 4096^2 -> Python float (the same reduction without a 0-d array between);
   - nonzero(x > 2), n = 2^26: the comparison, nonzero of the mask, both.
 bench/NOTES.md records the outcome."""
-import time
-
 import numpy as np
 
 import myModule as mm
-
-
-def per_call(fn, n, sync):
-    fn()
-    sync()
-    best = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        sync()
-        best.append((time.perf_counter() - t0) / n)
-    return sorted(best)[2] * 1e6
+from host_clock import per_call_us
 
 
 rng = np.random.default_rng(0)
@@ -56,4 +42,4 @@ for name, (up, sync, lib) in contenders.items():
         ("nonzero(x > 2), n=2^26", lambda: lib.nonzero(dbig > 2), 200),
     ]
     for label, fn, n in rows:
-        print("%-8s %-32s %9.2f us" % (name, label, per_call(fn, n, sync)), flush=True)
+        print("%-8s %-32s %9.2f us" % (name, label, per_call_us(fn, n, sync)), flush=True)
