@@ -332,7 +332,7 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
     va_status FN##_part1(const CALL &call) { return LAUNCH<__VA_ARGS__, 1>(call); }
 #else
-#error "VA_TYPE_PART is 0 or 1 (kTypeParts)"
+#error "VA_TYPE_PART is 0 or 1 (op_types.cuh, type_part)"
 #endif
 
 #define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \

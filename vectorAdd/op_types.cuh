@@ -207,7 +207,6 @@ constexpr int count_args(const char *s) {
 // (bench/NOTES.md, session 17). kEveryPart: one unit holding every dtype (a
 // user's operation, the table).
 constexpr int kEveryPart = -1;
-constexpr int kTypeParts = 2;
 constexpr int type_part(va_dtype d) {
     switch (d) {
         case VA_BOOL: case VA_INT32: case VA_INT64: case VA_FLOAT32: case VA_FLOAT64: return 0;
