@@ -229,6 +229,25 @@ def test_more_tiles_than_one_scan_chunk(dtype, start):
     assert int(myModule.count_nonzero(d)) == int(np.count_nonzero(a[start : start + n]))
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8], ids=str)
+@on_gpu
+def test_whole_tiles_of_bytes_in_c_order(dtype):
+    # One-byte elements in whole aligned tiles are ranked 16 a thread: their
+    # positions, coordinates of a 2-d array and a mask's gather offsets, in C
+    # order, beside partial tiles and a view that is not aligned.
+    rng = np.random.default_rng(12)
+    for density in (0.003, 0.5, 1.0):
+        a = (rng.random((3001, 37)) < density).astype(dtype)
+        if dtype != np.bool_:
+            a[a != 0] = rng.integers(1, 100, int(np.count_nonzero(a)))
+        d = myModule.asarray(a)
+        check_coords(myModule.nonzero(d), np.nonzero(a))
+        check_coords(myModule.nonzero(d.reshape(-1)[5:]), np.nonzero(a.reshape(-1)[5:]))
+        x = rng.standard_normal(a.shape)
+        mask = a.astype(bool)
+        np.testing.assert_array_equal(myModule.asarray(x)[myModule.asarray(mask)].get(), x[mask])
+
+
 @on_gpu
 def test_truth_of_special_values():
     a = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 5e-324, -5e-324, 1.0])
