@@ -32,6 +32,16 @@ constexpr int kScanThreads = 1024;
 constexpr unsigned kFullMask = 0xffffffffu;
 static_assert(kRounds * kWarps % 32 == 0, "a tile's row counts are scanned by one warp, in equal shares");
 
+// Inclusive prefix sum of v over a warp's lanes.
+template <typename V>
+__device__ __forceinline__ V warp_inclusive_sum(V v, int lane) {
+    for (int o = 1; o < 32; o *= 2) {
+        const V up = __shfl_up_sync(kFullMask, v, o);
+        if (lane >= o) v += up;
+    }
+    return v;
+}
+
 // The input as the kernels read it: its dimensions merged where memory allows
 // (make_walk), so a contiguous or evenly strided view is one dimension.
 struct Source {
@@ -160,20 +170,12 @@ __global__ void __launch_bounds__(kScanThreads) scan_tiles(int64_t *counts, int6
             v[j] = chunk[threadIdx.x * kScanPerThread + j];
             sum += v[j];
         }
-        int64_t inclusive = sum;
-        for (int o = 1; o < 32; o *= 2) {
-            const int64_t up = __shfl_up_sync(kFullMask, inclusive, o);
-            if (lane >= o) inclusive += up;
-        }
+        int64_t inclusive = warp_inclusive_sum(sum, lane);
         if (lane == 31) warp_sums[warp] = inclusive;
         __syncthreads();
         if (warp == 0) {
             const int64_t mine = warp_sums[lane];
-            int64_t running = mine;
-            for (int o = 1; o < 32; o *= 2) {
-                const int64_t up = __shfl_up_sync(kFullMask, running, o);
-                if (lane >= o) running += up;
-            }
+            int64_t running = warp_inclusive_sum(mine, lane);
             warp_sums[lane] = running - mine;
         }
         __syncthreads();
@@ -234,20 +236,12 @@ __device__ __forceinline__ void write_tile_bytes(const char *tile, int64_t first
         for (int b = 0; b < 4; ++b)
             if ((words[w] >> (8 * b)) & 0xffu) bits |= 1u << (4 * w + b);
     const int count = __popc(bits);
-    int inclusive = count;
-    for (int o = 1; o < 32; o *= 2) {
-        const int up = __shfl_up_sync(kFullMask, inclusive, o);
-        if (lane >= o) inclusive += up;
-    }
+    int inclusive = warp_inclusive_sum(count, lane);
     if (lane == 31) warp_offsets[warp] = inclusive;
     __syncthreads();
     if (warp == 0) {
         const int mine = lane < kWarps ? warp_offsets[lane] : 0;
-        int running = mine;
-        for (int o = 1; o < 32; o *= 2) {
-            const int up = __shfl_up_sync(kFullMask, running, o);
-            if (lane >= o) running += up;
-        }
+        int running = warp_inclusive_sum(mine, lane);
         if (lane < kWarps) warp_offsets[lane] = running - mine;
     }
     __syncthreads();
@@ -293,11 +287,7 @@ write_tiles(Source s, int64_t n, bool packed, const int64_t *tile_starts, Target
             v[j] = ranks[lane * kShare + j];
             sum += v[j];
         }
-        int inclusive = sum;
-        for (int o = 1; o < 32; o *= 2) {
-            const int up = __shfl_up_sync(kFullMask, inclusive, o);
-            if (lane >= o) inclusive += up;
-        }
+        int inclusive = warp_inclusive_sum(sum, lane);
         int running = inclusive - sum;
 #pragma unroll
         for (int j = 0; j < kShare; ++j) {
