@@ -216,24 +216,29 @@ constexpr int type_part(va_dtype d) {
     }
     return 0;
 }
-constexpr bool in_part(va_dtype d, int part) { return part == kEveryPart || type_part(d) == part; }
+
+// Whether a launcher of domain D compiled for dtype part Part has a loop for d.
+template <va_domain D, int Part>
+constexpr bool instantiates(va_dtype d) {
+    return domain_has(D, d) && (Part == kEveryPart || type_part(d) == Part);
+}
 
 // Calls fn(T{}) for the C++ type of `dtype` when the domain has it and, unless
 // Part is kEveryPart, the dtype is of that part.
 template <va_domain D, int Part = kEveryPart, typename Fn>
 va_status with_compute_type(va_dtype dtype, Fn &&fn) {
     switch (dtype) {
-        case VA_BOOL: if constexpr (domain_has(D, VA_BOOL) && in_part(VA_BOOL, Part)) return fn(bool{}); break;
-        case VA_INT32: if constexpr (domain_has(D, VA_INT32) && in_part(VA_INT32, Part)) return fn(int32_t{}); break;
-        case VA_INT64: if constexpr (domain_has(D, VA_INT64) && in_part(VA_INT64, Part)) return fn(int64_t{}); break;
-        case VA_FLOAT32: if constexpr (domain_has(D, VA_FLOAT32) && in_part(VA_FLOAT32, Part)) return fn(float{}); break;
-        case VA_FLOAT64: if constexpr (domain_has(D, VA_FLOAT64) && in_part(VA_FLOAT64, Part)) return fn(double{}); break;
-        case VA_INT8: if constexpr (domain_has(D, VA_INT8) && in_part(VA_INT8, Part)) return fn(int8_t{}); break;
-        case VA_INT16: if constexpr (domain_has(D, VA_INT16) && in_part(VA_INT16, Part)) return fn(int16_t{}); break;
-        case VA_UINT8: if constexpr (domain_has(D, VA_UINT8) && in_part(VA_UINT8, Part)) return fn(uint8_t{}); break;
-        case VA_UINT16: if constexpr (domain_has(D, VA_UINT16) && in_part(VA_UINT16, Part)) return fn(uint16_t{}); break;
-        case VA_UINT32: if constexpr (domain_has(D, VA_UINT32) && in_part(VA_UINT32, Part)) return fn(uint32_t{}); break;
-        case VA_UINT64: if constexpr (domain_has(D, VA_UINT64) && in_part(VA_UINT64, Part)) return fn(uint64_t{}); break;
+        case VA_BOOL: if constexpr (instantiates<D, Part>(VA_BOOL)) return fn(bool{}); break;
+        case VA_INT32: if constexpr (instantiates<D, Part>(VA_INT32)) return fn(int32_t{}); break;
+        case VA_INT64: if constexpr (instantiates<D, Part>(VA_INT64)) return fn(int64_t{}); break;
+        case VA_FLOAT32: if constexpr (instantiates<D, Part>(VA_FLOAT32)) return fn(float{}); break;
+        case VA_FLOAT64: if constexpr (instantiates<D, Part>(VA_FLOAT64)) return fn(double{}); break;
+        case VA_INT8: if constexpr (instantiates<D, Part>(VA_INT8)) return fn(int8_t{}); break;
+        case VA_INT16: if constexpr (instantiates<D, Part>(VA_INT16)) return fn(int16_t{}); break;
+        case VA_UINT8: if constexpr (instantiates<D, Part>(VA_UINT8)) return fn(uint8_t{}); break;
+        case VA_UINT16: if constexpr (instantiates<D, Part>(VA_UINT16)) return fn(uint16_t{}); break;
+        case VA_UINT32: if constexpr (instantiates<D, Part>(VA_UINT32)) return fn(uint32_t{}); break;
+        case VA_UINT64: if constexpr (instantiates<D, Part>(VA_UINT64)) return fn(uint64_t{}); break;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;
