@@ -184,7 +184,7 @@ PyObject *devicearray_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t n
 PyObject *devicearray_dlpack_device(PyObject *self, PyObject *unused);
 
 /* ---- operands.cpp ---- */
-typedef enum { KIND_ARRAY = 0, KIND_WEAK_INT = 1, KIND_WEAK_FLOAT = 2, KIND_WEAK_BOOL = 3 } OperandKind;
+typedef enum { KIND_ARRAY = 0, KIND_WEAK_INT = 1, KIND_WEAK_FLOAT = 2, KIND_WEAK_BOOL = 3, KIND_WEAK_COMPLEX = 4 } OperandKind;
 typedef struct {
     PyObject *original;          /* borrowed */
     OperandKind kind;

@@ -1,4 +1,4 @@
-/* bool(d), int(d), float(d), operator.index(d): NumPy's checks first (no GPU
+/* bool(d), int(d), float(d), complex(d), operator.index(d): NumPy's checks first (no GPU
  * call for an argument error), then the one element read back as a NumPy
  * scalar that does the conversion, so the results match NumPy's exactly. */
 #include "conversions.h"
@@ -77,6 +77,10 @@ static PyObject *convert_single(PyObject *op, PyObject *(*convert)(PyObject *))
 
 static PyObject *nb_int(PyObject *op) { return convert_single(op, PyNumber_Long); }
 static PyObject *nb_float(PyObject *op) { return convert_single(op, PyNumber_Float); }
+
+static PyObject *to_complex(PyObject *scalar) { return PyObject_CallOneArg((PyObject *)&PyComplex_Type, scalar); }
+
+PyObject *devicearray_complex(PyObject *op, PyObject *) { return convert_single(op, to_complex); }
 
 static PyObject *nb_index(PyObject *op)
 {

@@ -7,5 +7,7 @@
 
 /* Sets nb_bool, nb_int, nb_float and nb_index (before PyType_Ready). */
 void conversions_fill_number(PyNumberMethods *number);
+/* complex(d): the one element of a 0-d array as a Python complex. */
+PyObject *devicearray_complex(PyObject *op, PyObject *);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "conversions.h"
 #include "indexing.h"
 #include "shapes.h"
 
@@ -420,6 +421,7 @@ static PyMethodDef devicearray_methods[] = {
      "Export as a DLPack capsule; the consumer's stream waits for the library's work."},
     {"__dlpack_device__", devicearray_dlpack_device, METH_NOARGS,
      "(kDLCUDA or kDLCUDAManaged, device index)"},
+    {"__complex__", devicearray_complex, METH_NOARGS, "complex(d): the one element of a 0-d array."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,6 +27,8 @@ static const dtype_facts facts[VA_DTYPE_COUNT] = {
     {"uint16", NPY_UINT16, 'u', 2, "<u2", DLPACK_CODE_UINT},
     {"uint32", NPY_UINT32, 'u', 4, "<u4", DLPACK_CODE_UINT},
     {"uint64", NPY_UINT64, 'u', 8, "<u8", DLPACK_CODE_UINT},
+    {"complex64", NPY_COMPLEX64, 'c', 8, "<c8", DLPACK_CODE_COMPLEX},
+    {"complex128", NPY_COMPLEX128, 'c', 16, "<c16", DLPACK_CODE_COMPLEX},
 };
 
 static int known(va_dtype dtype) { return dtype >= 0 && dtype < VA_DTYPE_COUNT; }
@@ -96,7 +98,7 @@ static void join_dtype_names(char *text, size_t size, const char *last)
 /* Built once, under the GIL, as every caller holds it. */
 const char *supported_dtypes_and(void)
 {
-    static char text[128];
+    static char text[192];
     if (text[0] == '\0') {
         join_dtype_names(text, sizeof(text), " and ");
     }
@@ -105,7 +107,7 @@ const char *supported_dtypes_and(void)
 
 const char *supported_dtypes_or(void)
 {
-    static char text[128];
+    static char text[192];
     if (text[0] == '\0') {
         join_dtype_names(text, sizeof(text), " or ");
     }

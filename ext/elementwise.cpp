@@ -47,16 +47,24 @@ static void no_loop_reason(const va_op_info *info, char *reason, size_t size)
 
 PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_weak *weak)
 {
-    static const char *const weak_names[] = {"", "bool (Python)", "int (Python)", "float (Python)"};
+    static const char *const weak_names[] = {"", "bool (Python)", "int (Python)", "float (Python)",
+                                             "complex (Python)"};
     char types[256], reason[256];
     size_t used = 0;
+    int complex_in = 0;
     types[0] = '\0';
     for (int k = 0; k < nargs && used < sizeof(types); ++k) {
         const char *name = weak[k] == VA_STRONG ? va_dtype_name(dtypes[k]) : weak_names[weak[k]];
         used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s", k ? ", " : "", name);
+        complex_in |= weak[k] == VA_WEAK_COMPLEX || (weak[k] == VA_STRONG && dtype_kind(dtypes[k]) == 'c');
     }
     const va_op_info *info = va_op_get(op);
-    no_loop_reason(info, reason, sizeof(reason));
+    if (complex_in && info->result[VA_COMPLEX128] == VA_DTYPE_COUNT) {
+        PyOS_snprintf(reason, sizeof(reason), "it has no complex loops");
+    }
+    else {
+        no_loop_reason(info, reason, sizeof(reason));
+    }
     PyErr_Format(PyExc_TypeError, "%s() has no loop for the input types (%s): %s", info->name, types,
                  reason);
     return NULL;

@@ -764,7 +764,7 @@ int broadcast_value(int vnd, const int64_t *vshape, const int64_t *vstrides, int
 
 static int is_scalar(PyObject *value)
 {
-    return PyLong_Check(value) || PyFloat_Check(value) || PyArray_IsScalar(value, Generic);
+    return PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value) || PyArray_IsScalar(value, Generic);
 }
 
 static void extent_of(const va_array *a, uintptr_t *lo, uintptr_t *hi)

@@ -4,17 +4,6 @@
 
 #include "common.h"
 
-static int unsupported(PyObject *obj)
-{
-    if (PyArray_Check(obj)) {
-        raise_unsupported_dtype((PyObject *)PyArray_DESCR((PyArrayObject *)obj));
-    }
-    else {
-        raise_unsupported_dtype(obj);
-    }
-    return -1;
-}
-
 static int set_host_array(Operand *op, PyArrayObject *array)
 {
     if (va_dtype_from_descr(PyArray_DESCR(array), &op->dtype) < 0) {
@@ -42,9 +31,6 @@ int operand_init(Operand *op, PyObject *obj)
         op->dtype = op->device->dtype;
         return 0;
     }
-    if (PyComplex_Check(obj)) {
-        return unsupported(obj);
-    }
     if (PyBool_Check(obj)) {
         op->kind = KIND_WEAK_BOOL;
         return 0;
@@ -63,6 +49,10 @@ int operand_init(Operand *op, PyObject *obj)
     }
     if (PyFloat_Check(obj)) {
         op->kind = KIND_WEAK_FLOAT;
+        return 0;
+    }
+    if (PyComplex_Check(obj)) {
+        op->kind = KIND_WEAK_COMPLEX;
         return 0;
     }
     PyObject *imported = interop_import(obj);
@@ -101,6 +91,7 @@ va_weak operand_weak(const Operand *op)
         case KIND_WEAK_BOOL: return VA_WEAK_BOOL;
         case KIND_WEAK_INT: return VA_WEAK_INT;
         case KIND_WEAK_FLOAT: return VA_WEAK_FLOAT;
+        case KIND_WEAK_COMPLEX: return VA_WEAK_COMPLEX;
     }
     return VA_STRONG;
 }
@@ -112,6 +103,7 @@ va_dtype operand_natural_dtype(const Operand *op)
         case KIND_WEAK_BOOL: return VA_BOOL;
         case KIND_WEAK_INT: return VA_INT64;
         case KIND_WEAK_FLOAT: return VA_FLOAT64;
+        case KIND_WEAK_COMPLEX: return VA_COMPLEX128;
     }
     return op->dtype;
 }

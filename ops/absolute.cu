@@ -1,11 +1,14 @@
 // absolute: numpy.absolute (|MIN| wraps to MIN; floats clear the sign bit,
-// of -0.0 and NaN too).
+// of -0.0 and NaN too; a complex number gives its real magnitude, by hypot).
 #include "op_declare.cuh"
 
 struct Absolute {
+    static constexpr int complex_ulp = 2;
+
     template <typename T>
-    __device__ T operator()(T x) const {
-        if constexpr (std::is_same<T, bool>::value) return x;
+    __device__ va::RealT<T> operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return hypot(x.real(), x.imag());
+        else if constexpr (std::is_same<T, bool>::value) return x;
         else if constexpr (std::is_integral<T>::value) return va::is_negative(x) ? va::wrap_sub(T(0), x) : x;
         else return fabs(x);
     }

@@ -2,6 +2,8 @@
 #include "op_declare.cuh"
 
 struct Add {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ T operator()(T x, T y) const {
         if constexpr (std::is_same<T, bool>::value) return x || y;

@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Arccos {
+    static constexpr int complex_ulp = 8;
+
     template <typename T>
     __device__ T operator()(T x) const { return acos(x); }
 };

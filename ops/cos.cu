@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Cos {
+    static constexpr int complex_ulp = 4;
+
     template <typename T>
     __device__ T operator()(T x) const { return cos(x); }
 };

@@ -2,6 +2,8 @@
 #include "op_declare.cuh"
 
 struct Equal {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ bool operator()(T x, T y) const { return x == y; }
 };

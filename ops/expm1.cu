@@ -3,8 +3,13 @@
 #include "op_declare.cuh"
 
 struct Expm1 {
+    static constexpr int complex_ulp = 4;
+
     template <typename T>
-    __device__ T operator()(T x) const { return expm1(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::cexpm1(x);
+        else return expm1(x);
+    }
 };
 
 VA_ELEMENTWISE(expm1, Expm1, "a", 0, FLOAT, "numpy.expm1", "", 4,

@@ -2,9 +2,12 @@
 #include "op_declare.cuh"
 
 struct IsFinite {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ bool operator()(T x) const {
         if constexpr (std::is_floating_point<T>::value) return isfinite(x);
+        else if constexpr (va::is_complex_v<T>) return isfinite(x.real()) && isfinite(x.imag());
         else return true;
     }
 };

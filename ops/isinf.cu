@@ -2,9 +2,12 @@
 #include "op_declare.cuh"
 
 struct IsInf {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ bool operator()(T x) const {
         if constexpr (std::is_floating_point<T>::value) return isinf(x);
+        else if constexpr (va::is_complex_v<T>) return isinf(x.real()) || isinf(x.imag());
         else return false;
     }
 };

@@ -2,6 +2,8 @@
 #include "op_declare.cuh"
 
 struct IsNan {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ bool operator()(T x) const {
         return va::is_nan(x);

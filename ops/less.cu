@@ -2,8 +2,13 @@
 #include "op_declare.cuh"
 
 struct Less {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
-    __device__ bool operator()(T x, T y) const { return x < y; }
+    __device__ bool operator()(T x, T y) const {
+        if constexpr (va::is_complex_v<T>) return va::clt(x, y);  // NumPy's order (complex.cuh)
+        else return x < y;
+    }
 };
 
 VA_ELEMENTWISE(less, Less, "a,b", 0, ALL, "numpy.less", "__lt__", 0,

@@ -3,8 +3,19 @@
 #include "op_declare.cuh"
 
 struct Log10 {
+    static constexpr int complex_ulp = 4;
+
     template <typename T>
-    __device__ T operator()(T x) const { return log10(x); }
+    __device__ T operator()(T x) const {
+        // NumPy's: the natural logarithm's parts times log_10(e).
+        if constexpr (va::is_complex_v<T>) {
+            const T r = log(x);
+            constexpr va::RealT<T> k = va::RealT<T>(0.43429448190325182);
+            return T(r.real() * k, r.imag() * k);
+        } else {
+            return log10(x);
+        }
+    }
 };
 
 VA_ELEMENTWISE(log10, Log10, "a", 0, FLOAT, "numpy.log10", "", 4,

@@ -3,8 +3,13 @@
 #include "op_declare.cuh"
 
 struct Log1p {
+    static constexpr int complex_ulp = 4;
+
     template <typename T>
-    __device__ T operator()(T x) const { return log1p(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::clog1p(x);
+        else return log1p(x);
+    }
 };
 
 VA_ELEMENTWISE(log1p, Log1p, "a", 0, FLOAT, "numpy.log1p", "", 4,

@@ -3,8 +3,19 @@
 #include "op_declare.cuh"
 
 struct Log2 {
+    static constexpr int complex_ulp = 4;
+
     template <typename T>
-    __device__ T operator()(T x) const { return log2(x); }
+    __device__ T operator()(T x) const {
+        // NumPy's: the natural logarithm's parts times log_2(e).
+        if constexpr (va::is_complex_v<T>) {
+            const T r = log(x);
+            constexpr va::RealT<T> k = va::RealT<T>(1.4426950408889634);
+            return T(r.real() * k, r.imag() * k);
+        } else {
+            return log2(x);
+        }
+    }
 };
 
 VA_ELEMENTWISE(log2, Log2, "a", 0, FLOAT, "numpy.log2", "", 4,

@@ -2,9 +2,11 @@
 #include "op_declare.cuh"
 
 struct LogicalNot {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ bool operator()(T x) const {
-        return !x;
+        return !va::convert_to<bool>(x);
     }
 };
 

@@ -3,8 +3,10 @@
 #include "op_declare.cuh"
 
 struct LogicalOr {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
-    __device__ bool operator()(T x, T y) const { return x || y; }
+    __device__ bool operator()(T x, T y) const { return va::convert_to<bool>(x) || va::convert_to<bool>(y); }
 };
 
 VA_ELEMENTWISE(logical_or, LogicalOr, "a,b", 0, ALL, "numpy.logical_or", "", 0,

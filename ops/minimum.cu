@@ -3,8 +3,13 @@
 #include "op_declare.cuh"
 
 struct Minimum {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
-    __device__ T operator()(T x, T y) const { return (va::is_nan(x) || x < y) ? x : y; }
+    __device__ T operator()(T x, T y) const {
+        if constexpr (va::is_complex_v<T>) return (va::is_nan(x) || va::cle(x, y)) ? x : y;  // NumPy's loop
+        else return (va::is_nan(x) || x < y) ? x : y;
+    }
 };
 
 VA_ELEMENTWISE(minimum, Minimum, "a,b", 0, ALL, "numpy.minimum", "", 0,

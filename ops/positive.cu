@@ -2,6 +2,8 @@
 #include "op_declare.cuh"
 
 struct Positive {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ T operator()(T x) const { return x; }
 };

@@ -5,6 +5,8 @@
 #include "op_declare.cuh"
 
 struct Power {
+    static constexpr int complex_ulp = 8;
+
     static constexpr const char *host_check = "myModule._reference.check_power";
 
     template <typename T>
@@ -20,6 +22,8 @@ struct Power {
                 if (y & 1) result = va::wrap_mul(result, x);
             }
             return result;
+        } else if constexpr (va::is_complex_v<T>) {
+            return va::cpow(x, y);
         } else {
             return pow(x, y);
         }

@@ -1,5 +1,6 @@
 // prod: numpy.prod over all elements. bool and integers multiply in int64
-// (wrapping as NumPy's); floats in double, rounded once to the input's type.
+// (wrapping as NumPy's); floats in double, complex numbers in complex128 (by
+// NumPy's product), rounded once to the input's type.
 #include "op_declare.cuh"
 
 struct Prod {
@@ -9,6 +10,7 @@ struct Prod {
     template <typename A>
     __device__ A operator()(A x, A y) const {
         if constexpr (std::is_integral<A>::value) return va::wrap_mul(x, y);
+        else if constexpr (va::is_complex_v<A>) return va::cmul(x, y);
         else return x * y;
     }
 };

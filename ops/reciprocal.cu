@@ -4,10 +4,14 @@
 #include "op_declare.cuh"
 
 struct Reciprocal {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ T operator()(T x) const {
         if constexpr (std::is_integral<T>::value) {
             return va::convert_to<T>(1.0 / static_cast<double>(x));
+        } else if constexpr (va::is_complex_v<T>) {
+            return va::creciprocal(x);
         } else {
             return T(1) / x;
         }

@@ -2,9 +2,12 @@
 #include "op_declare.cuh"
 
 struct Square {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     __device__ T operator()(T x) const {
         if constexpr (std::is_integral<T>::value) return va::wrap_mul(x, x);
+        else if constexpr (va::is_complex_v<T>) return va::cmul(x, x);
         else return x * x;
     }
 };

@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Tanh {
+    static constexpr int complex_ulp = 8;
+
     template <typename T>
     __device__ T operator()(T x) const { return tanh(x); }
 };

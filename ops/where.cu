@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Where {
+    static constexpr int complex_ulp = 0;
+
     template <typename T>
     using inputs = va::Inputs<bool, T, T>;
 

@@ -402,7 +402,7 @@ SUPPORTED_DTYPE_NAMES = [d.name for d in myModule._core._supported_dtypes()]
 
 
 @pytest.mark.parametrize("call", [
-    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2), 1j), id="unsupported-scalar"),
+    pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2), np.float16(1)), id="unsupported-scalar"),
     pytest.param(lambda: myModule._core._op_dtypes("add", np.ones(2, np.float16), np.ones(2)),
                  id="unsupported-array"),
     pytest.param(lambda: myModule._core._op_dtypes("sqrt", np.ones(2, bool)), id="no-loop"),

@@ -50,7 +50,9 @@ void load() {
         !find(lib, "cublasSetStream_v2", &g_api.set_stream) ||
         !find(lib, "cublasSetMathMode", &g_api.set_math_mode) ||
         !find(lib, "cublasSgemmStridedBatched", &g_api.sgemm_strided_batched) ||
-        !find(lib, "cublasDgemmStridedBatched", &g_api.dgemm_strided_batched)) {
+        !find(lib, "cublasDgemmStridedBatched", &g_api.dgemm_strided_batched) ||
+        !find(lib, "cublasCgemmStridedBatched", &g_api.cgemm_strided_batched) ||
+        !find(lib, "cublasZgemmStridedBatched", &g_api.zgemm_strided_batched)) {
         std::snprintf(g_reason, sizeof(g_reason), "libcublas.so.13 lacks a function: %s", dlerror());
         dlclose(lib);
         return;

@@ -22,6 +22,14 @@ struct BlasApi {
     cublasStatus_t (*dgemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                                             const double *, const double *, int, long long, const double *, int,
                                             long long, const double *, double *, int, long long, int);
+    cublasStatus_t (*cgemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                            const cuComplex *, const cuComplex *, int, long long,
+                                            const cuComplex *, int, long long, const cuComplex *, cuComplex *,
+                                            int, long long, int);
+    cublasStatus_t (*zgemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                            const cuDoubleComplex *, const cuDoubleComplex *, int, long long,
+                                            const cuDoubleComplex *, int, long long, const cuDoubleComplex *,
+                                            cuDoubleComplex *, int, long long, int);
 };
 
 // A device's handle, held (locked) for one call: a handle is not to be used by two

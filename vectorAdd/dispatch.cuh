@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "complex.cuh"
 #include "vectorAdd.h"
 
 namespace va {
@@ -14,8 +15,9 @@ struct TypeTag {
 };
 
 // Calls fn(TypeTag<T>{}) for the C++ type of `dtype`; VA_ERROR_UNSUPPORTED_DTYPE
-// for anything else.
-template <typename Fn>
+// for anything else (and, unless Complex, for the complex dtypes: what orders
+// its elements, as sorting and searching do, has no complex loops).
+template <bool Complex = true, typename Fn>
 va_status dispatch_dtype(va_dtype dtype, Fn &&fn) {
     switch (dtype) {
         case VA_BOOL: return fn(TypeTag<bool>{});
@@ -29,9 +31,16 @@ va_status dispatch_dtype(va_dtype dtype, Fn &&fn) {
         case VA_UINT16: return fn(TypeTag<uint16_t>{});
         case VA_UINT32: return fn(TypeTag<uint32_t>{});
         case VA_UINT64: return fn(TypeTag<uint64_t>{});
+        case VA_COMPLEX64: if constexpr (Complex) return fn(TypeTag<complex<float>>{}); break;
+        case VA_COMPLEX128: if constexpr (Complex) return fn(TypeTag<complex<double>>{}); break;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;
+}
+
+template <typename Fn>
+va_status dispatch_real_dtype(va_dtype dtype, Fn &&fn) {
+    return dispatch_dtype<false>(dtype, static_cast<Fn &&>(fn));
 }
 
 }  // namespace va

@@ -67,6 +67,8 @@ __device__ __forceinline__ A load_as(const char *p, va_dtype d) {
         case VA_UINT16: return convert_to<A>(*reinterpret_cast<const uint16_t *>(p));
         case VA_UINT32: return convert_to<A>(*reinterpret_cast<const uint32_t *>(p));
         case VA_UINT64: return convert_to<A>(*reinterpret_cast<const uint64_t *>(p));
+        case VA_COMPLEX64: return convert_to<A>(*reinterpret_cast<const complex<float> *>(p));
+        case VA_COMPLEX128: return convert_to<A>(*reinterpret_cast<const complex<double> *>(p));
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return A();
@@ -276,7 +278,7 @@ va_status launch_typed(const ElementwiseCall &c) {
 // in dtype part Part (op_types.cuh).
 template <typename Op, va_domain D, int NIN, int NP, int Part>
 va_status launch_elementwise(const ElementwiseCall &c) {
-    const va_status st = with_compute_type<D, Part>(c.compute, [&](auto t) {
+    const va_status st = with_compute_type<D, Part, ComplexUlp<Op>::present>(c.compute, [&](auto t) {
         using T = decltype(t);
         return launch_typed<Op, T, NP, typename InputsOf<Op, T, NIN>::type>(c);
     });

@@ -161,7 +161,8 @@ size_t va_dtype_size(va_dtype dtype) {
         case VA_BOOL: case VA_INT8: case VA_UINT8: return 1;
         case VA_INT16: case VA_UINT16: return 2;
         case VA_INT32: case VA_UINT32: case VA_FLOAT32: return 4;
-        case VA_INT64: case VA_UINT64: case VA_FLOAT64: return 8;
+        case VA_INT64: case VA_UINT64: case VA_FLOAT64: case VA_COMPLEX64: return 8;
+        case VA_COMPLEX128: return 16;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return 0;

@@ -25,9 +25,7 @@ struct alignas(16) Pack16 {
 };
 
 // Rounded IEEE operations that nvcc may not fuse: NumPy computes `start + i*delta`
-// as a multiply and an add, each rounded.
-__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+// as a multiply and an add, each rounded (mul_rn: complex.cuh).
 __device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
 __device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
 __device__ __forceinline__ float div_rn(float a, float b) { return __fdiv_rn(a, b); }
@@ -191,7 +189,7 @@ va_status va_arange(int device, const va_array *dst, const void *first, const vo
     if (dst->ndim != 1 || first == nullptr || second == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
-    return va::dispatch_dtype(dst->dtype, [&](auto tag) {
+    return va::dispatch_real_dtype(dst->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         va::ArangeValue<T> value;
         std::memcpy(&value.first, first, sizeof(T));
@@ -219,7 +217,7 @@ va_status va_linspace(int device, const va_array *dst, va_dtype compute, double 
         if constexpr (!std::is_floating_point<C>::value) {
             VA_FAIL(VA_ERROR_INVALID_VALUE);
         } else {
-            return va::dispatch_dtype(dst->dtype, [&](auto tag) {
+            return va::dispatch_real_dtype(dst->dtype, [&](auto tag) {
                 using T = typename decltype(tag)::type;
                 va::LinspaceValue<C, T> value;
                 const int64_t div = endpoint ? n - 1 : n;

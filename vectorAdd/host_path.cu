@@ -10,6 +10,7 @@
 #include "layout.cuh"
 #include "memory.cuh"
 #include "host_path.cuh"
+#include "op_types.cuh"
 #include "pipeline.cuh"
 #include "pipeline_trace.cuh"
 
@@ -183,7 +184,8 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
     });
 }
 
-// A host scalar of dtype `from` rewritten in place as dtype `to`.
+// A host scalar of dtype `from` rewritten in place as dtype `to`, cast as NumPy
+// casts it (convert_to).
 va_status cast_scalar(void *value, va_dtype from, va_dtype to) {
     if (from == to) return VA_SUCCESS;
     return dispatch_dtype(from, [&](auto tf) {
@@ -192,7 +194,7 @@ va_status cast_scalar(void *value, va_dtype from, va_dtype to) {
         std::memcpy(&v, value, sizeof(F));
         return dispatch_dtype(to, [&](auto tt) {
             using T = typename decltype(tt)::type;
-            const T r = static_cast<T>(v);
+            const T r = convert_to<T>(v);
             std::memcpy(value, &r, sizeof(T));
             return VA_SUCCESS;
         });

@@ -13,6 +13,7 @@
 #include "grid.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
+#include "op_types.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
 
@@ -101,21 +102,31 @@ va_status gemm_input(int device, cudaStream_t stream, const va_array *x, DeviceB
     return VA_SUCCESS;
 }
 
+// cuBLAS's complex types hold NumPy's layout (real part, then imaginary part).
+template <typename T>
+using BlasT = typename std::conditional<
+    std::is_same<T, complex<float>>::value, cuComplex,
+    typename std::conditional<std::is_same<T, complex<double>>::value, cuDoubleComplex, T>::type>::type;
+
 template <typename T>
 va_status gemm(const BlasHandle &h, int m, int n, int k, const GemmInput &ga, const GemmInput &gb, T *out,
                int batches) {
-    const T one = T(1), zero = T(0);
-    // C^T (n x m, ld n) = B^T (n x k) A^T (k x m)
-    if constexpr (std::is_same<T, float>::value)
-        VA_BLAS_CHECK(h.api->sgemm_strided_batched(
-            h.handle, gb.op, ga.op, n, m, k, &one, static_cast<const T *>(gb.data), static_cast<int>(gb.ld), gb.batch,
-            static_cast<const T *>(ga.data), static_cast<int>(ga.ld), ga.batch, &zero, out, n,
-            static_cast<long long>(m) * n, batches));
-    else
-        VA_BLAS_CHECK(h.api->dgemm_strided_batched(
-            h.handle, gb.op, ga.op, n, m, k, &one, static_cast<const T *>(gb.data), static_cast<int>(gb.ld), gb.batch,
-            static_cast<const T *>(ga.data), static_cast<int>(ga.ld), ga.batch, &zero, out, n,
-            static_cast<long long>(m) * n, batches));
+    using B = BlasT<T>;
+    const T one_value = T(1), zero_value = T(0);
+    const B *one = reinterpret_cast<const B *>(&one_value), *zero = reinterpret_cast<const B *>(&zero_value);
+    const B *a = static_cast<const B *>(ga.data), *b = static_cast<const B *>(gb.data);
+    B *c = reinterpret_cast<B *>(out);
+    const int lda = static_cast<int>(ga.ld), ldb = static_cast<int>(gb.ld);
+    const long long stride_c = static_cast<long long>(m) * n;
+    auto call = [&](auto fn) {
+        // C^T (n x m, ld n) = B^T (n x k) A^T (k x m)
+        return fn(h.handle, gb.op, ga.op, n, m, k, one, b, ldb, gb.batch, a, lda, ga.batch, zero, c, n, stride_c,
+                  batches);
+    };
+    if constexpr (std::is_same<T, float>::value) VA_BLAS_CHECK(call(h.api->sgemm_strided_batched));
+    else if constexpr (std::is_same<T, double>::value) VA_BLAS_CHECK(call(h.api->dgemm_strided_batched));
+    else if constexpr (std::is_same<T, complex<float>>::value) VA_BLAS_CHECK(call(h.api->cgemm_strided_batched));
+    else VA_BLAS_CHECK(call(h.api->zgemm_strided_batched));
     return VA_SUCCESS;
 }
 
@@ -134,7 +145,7 @@ extern "C" va_status va_matmul(int device, const va_array *a, const va_array *b,
     if (a->shape[0] != batches || b->shape[0] != batches || a->shape[1] != m || b->shape[1] != k ||
         b->shape[2] != n || !va_is_c_contiguous(out) || va::may_overlap(a, out) || va::may_overlap(b, out))
         VA_FAIL(VA_ERROR_INVALID_VALUE);
-    const bool floats = a->dtype == VA_FLOAT32 || a->dtype == VA_FLOAT64;
+    const bool floats = va::is_float_dtype(a->dtype) || va::is_complex_dtype(a->dtype);
     if (floats && (batches > INT_MAX || m > INT_MAX || n > INT_MAX || k > INT_MAX))
         VA_FAIL(VA_ERROR_INVALID_VALUE);  // cuBLAS's 32-bit sizes
     VA_ENTER_STREAM(device, scope, stream);
@@ -150,11 +161,13 @@ extern "C" va_status va_matmul(int device, const va_array *a, const va_array *b,
         va::GemmInput ga, gb;
         VA_CHECK(va::gemm_input(device, stream, a, &copy_a, &ga));
         VA_CHECK(va::gemm_input(device, stream, b, &copy_b, &gb));
-        if (a->dtype == VA_FLOAT32)
-            return va::gemm<float>(h, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), ga, gb,
-                                   static_cast<float *>(out->data), static_cast<int>(batches));
-        return va::gemm<double>(h, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), ga, gb,
-                                static_cast<double *>(out->data), static_cast<int>(batches));
+        return va::dispatch_dtype(a->dtype, [&](auto tag) -> va_status {
+            using T = typename decltype(tag)::type;
+            if constexpr (va::is_inexact_v<T>)
+                return va::gemm<T>(h, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), ga, gb,
+                                   static_cast<T *>(out->data), static_cast<int>(batches));
+            else return VA_ERROR_UNSUPPORTED_DTYPE;  // the library's own kernel, below
+        });
     }
     va::BatchStrides s;
     for (int d = 0; d < 3; ++d) {
@@ -163,7 +176,7 @@ extern "C" va_status va_matmul(int device, const va_array *a, const va_array *b,
     }
     return va::dispatch_dtype(a->dtype, [&](auto tag) -> va_status {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_floating_point<T>::value) {
+        if constexpr (va::is_inexact_v<T>) {
             return VA_ERROR_UNSUPPORTED_DTYPE;  // taken by cuBLAS above
         } else {
             const unsigned blocks = va::resident_grid_for<va::matmul_kernel<T>>(device, no, va::kThreads);

@@ -21,6 +21,7 @@ namespace va {
 template <typename T>
 __host__ __device__ __forceinline__ bool is_nan(T x) {
     if constexpr (std::is_floating_point<T>::value) return x != x;
+    else if constexpr (is_complex_v<T>) return is_nan(x.real()) || is_nan(x.imag());
     else return false;
 }
 
@@ -123,7 +124,8 @@ OpEntry elementwise_row(const char *name, const char *args, const char *referenc
                         va_status (*launch)(const ElementwiseCall &)) {
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_ELEMENTWISE, NIN, NP, args, reference, pyop, doc,
-                        HostCheck<Op>::value, D, ulp, 1, {}, {}, UlpFloor<Op>::value};
+                        HostCheck<Op>::value, D, ulp, 1, {}, {}, UlpFloor<Op>::value,
+                        ComplexUlp<Op>::value};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
     for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
     auto fill = [&](auto t) {
@@ -132,7 +134,8 @@ OpEntry elementwise_row(const char *name, const char *args, const char *referenc
         e.info.result[DtypeOf<T>::value] = DtypeOf<typename OutOf<Op, T, NP, L>::type>::value;
         return VA_SUCCESS;
     };
-    for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D>(static_cast<va_dtype>(t), fill);
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t)
+        with_compute_type<D, kEveryPart, ComplexUlp<Op>::present>(static_cast<va_dtype>(t), fill);
     // An input whose type does not follow the compute type is fixed.
     using L32 = typename InputsOf<Op, int32_t, NIN>::type;
     using L64 = typename InputsOf<Op, double, NIN>::type;
@@ -157,7 +160,7 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
                       va_status (*launch_axes)(const AxesCall &)) {
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, "", D, ulp,
-                        has_identity, {}, {}, 0.0};
+                        has_identity, {}, {}, 0.0, ulp};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
         e.info.result[t] = VA_DTYPE_COUNT;
         e.accumulator[t] = VA_DTYPE_COUNT;
@@ -169,7 +172,7 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
         e.accumulator[DtypeOf<T>::value] = DtypeOf<AccOf<D, T>>::value;
         return VA_SUCCESS;
     };
-    for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D>(static_cast<va_dtype>(t), fill);
+    for (int t = 0; t < VA_DTYPE_COUNT; ++t) with_compute_type<D, kEveryPart, true>(static_cast<va_dtype>(t), fill);
     e.reduce = launch;
     e.reduce_axes = launch_axes;
     return e;
@@ -179,7 +182,8 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
 inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams, va_dtype dtype,
                        const char *doc, va_status (*launch)(const RawCall &)) {
     OpEntry e = {};
-    e.info = va_op_info{name, VA_KIND_RAW, nin, nparams, args, "", "", doc, "", VA_DOMAIN_FIXED, 0, 1, {}, {}, 0.0};
+    e.info = va_op_info{name, VA_KIND_RAW, nin, nparams, args, "", "", doc, "", VA_DOMAIN_FIXED, 0, 1, {}, {},
+                        0.0, 0};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
     for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
     e.info.result[dtype] = dtype;
@@ -316,23 +320,31 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 
 // A launcher FN over CALL, instantiated as LAUNCH<ARGS..., part>. Compiled for
 // one dtype part (VA_TYPE_PART, the op bundle's units), part 0 defines FN and
-// hands part 1's dtypes to FN_part1, which part 1's unit defines; compiled
-// whole (a user's file, a module), FN holds every dtype.
+// hands the dtypes of parts 1 and 2 to FN_part1 and FN_part2, which those parts'
+// units define; compiled whole (a user's file, a module), FN holds every dtype.
 #if !defined(VA_TYPE_PART)
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
     va_status FN(const CALL &call) { return LAUNCH<__VA_ARGS__, ::va::kEveryPart>(call); }
 #elif VA_TYPE_PART == 0
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
     va_status FN##_part1(const CALL &call);                                               \
+    va_status FN##_part2(const CALL &call);                                               \
     va_status FN(const CALL &call) {                                                      \
-        if (::va::type_part(::va::routed_dtype(call)) == 1) return FN##_part1(call);       \
+        switch (::va::type_part(::va::routed_dtype(call))) {                              \
+            case 1: return FN##_part1(call);                                              \
+            case 2: return FN##_part2(call);                                              \
+        }                                                                                 \
         return LAUNCH<__VA_ARGS__, 0>(call);                                              \
     }
-#elif VA_TYPE_PART == 1
+#elif VA_TYPE_PART == 1 || VA_TYPE_PART == 2
+#define VA_PART_ENTRY_CAT_(FN, PART) FN##_part##PART
+#define VA_PART_ENTRY_NAME_(FN, PART) VA_PART_ENTRY_CAT_(FN, PART)
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
-    va_status FN##_part1(const CALL &call) { return LAUNCH<__VA_ARGS__, 1>(call); }
+    va_status VA_PART_ENTRY_NAME_(FN, VA_TYPE_PART)(const CALL &call) {                   \
+        return LAUNCH<__VA_ARGS__, VA_TYPE_PART>(call);                                   \
+    }
 #else
-#error "VA_TYPE_PART is 0 or 1 (op_types.cuh, type_part)"
+#error "VA_TYPE_PART is 0, 1 or 2 (op_types.cuh, type_part)"
 #endif
 
 #define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \

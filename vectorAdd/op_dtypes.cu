@@ -12,19 +12,25 @@ namespace va {
 namespace {
 
 // NumPy's loop order (float16 would sit before float32: no dtype of ours).
-constexpr va_dtype kLoopOrder[] = {VA_BOOL,   VA_INT8,   VA_UINT8,  VA_INT16,   VA_UINT16, VA_INT32,
-                                   VA_UINT32, VA_INT64,  VA_UINT64, VA_FLOAT32, VA_FLOAT64};
+constexpr va_dtype kLoopOrder[] = {VA_BOOL,   VA_INT8,    VA_UINT8,   VA_INT16,    VA_UINT16,
+                                   VA_INT32,  VA_UINT32,  VA_INT64,   VA_UINT64,   VA_FLOAT32,
+                                   VA_FLOAT64, VA_COMPLEX64, VA_COMPLEX128};
+
+// The size of one real component: a complex dtype's half.
+size_t component_size(va_dtype t) { return va_dtype_size(t) / (is_complex_dtype(t) ? 2 : 1); }
 
 // NumPy's safe casts: bool to anything; an integer to a wider one of its
 // signedness, or a signed one wider than it when unsigned; an integer to a float
-// whose mantissa NumPy deems enough (float32 up to 16 bits, float64 for all);
-// a float to a float as wide or wider.
+// (or complex) whose mantissa NumPy deems enough (float32 up to 16 bits, float64
+// for all); a float to a float or complex of components as wide or wider; a
+// complex to a complex as wide or wider.
 bool casts_safely(va_dtype from, va_dtype to) {
     if (from == to || from == VA_BOOL) return true;
     if (to == VA_BOOL) return false;
-    const size_t sf = va_dtype_size(from), st = va_dtype_size(to);
-    if (is_float_dtype(from)) return is_float_dtype(to) && sf <= st;
-    if (is_float_dtype(to)) return st == 8 || sf <= 2;
+    const size_t sf = component_size(from), st = component_size(to);
+    if (is_complex_dtype(from)) return is_complex_dtype(to) && sf <= st;
+    if (is_float_dtype(from)) return (is_float_dtype(to) || is_complex_dtype(to)) && sf <= st;
+    if (is_float_dtype(to) || is_complex_dtype(to)) return st == 8 || sf <= 2;
     if (is_unsigned_dtype(from) == is_unsigned_dtype(to)) return sf <= st;
     return is_unsigned_dtype(from) && sf < st;
 }
@@ -37,11 +43,12 @@ bool all_cast_to(const va_dtype *list, int n, va_dtype to) {
 }
 
 // The first type of the loop order every dtype of the list casts to safely
-// (float64 takes them all); floats_only: the first float.
+// (complex128 takes them all); floats_only: the first float (or complex, for
+// a list holding one).
 va_dtype first_loop(const va_dtype *list, int n, bool floats_only) {
     for (const va_dtype t : kLoopOrder)
-        if ((!floats_only || is_float_dtype(t)) && all_cast_to(list, n, t)) return t;
-    return VA_FLOAT64;
+        if ((!floats_only || is_float_dtype(t) || is_complex_dtype(t)) && all_cast_to(list, n, t)) return t;
+    return VA_COMPLEX128;
 }
 
 // float16 would take them (bool, int8 and uint8 only).
@@ -66,7 +73,8 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     const int first_array = e->info.nparams;
     va_dtype strong[VA_MAX_PARAMS + VA_MAX_INPUTS + 1];
     int nstrong = 0;
-    bool weak_int = false, weak_float = false, strong_float = false, strong_number = false;
+    bool weak_int = false, weak_float = false, weak_complex = false;
+    bool strong_float = false, strong_complex = false, strong_number = false;
     for (int k = 0; k < nargs; ++k) {
         if (k >= first_array && e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT)
             continue;  // where's condition
@@ -76,11 +84,13 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
                 if (va_dtype_size(in[k]) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
                 strong[nstrong++] = in[k];
                 strong_float |= va::is_float_dtype(in[k]);
+                strong_complex |= va::is_complex_dtype(in[k]);
                 strong_number |= in[k] != VA_BOOL;
                 break;
             case VA_WEAK_BOOL: break;
             case VA_WEAK_INT: weak_int = true; break;
             case VA_WEAK_FLOAT: weak_float = true; break;
+            case VA_WEAK_COMPLEX: weak_complex = true; break;
             case VA_WEAK_MAX_ENUM: VA_FAIL(VA_ERROR_INVALID_VALUE);
         }
     }
@@ -89,8 +99,10 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
             (weak == nullptr || weak[k] == VA_STRONG) && va_dtype_size(in[k]) == 0)
             VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
     // NEP 50: a Python scalar takes an array's dtype of its own kind or a lower
-    // one, and brings the default dtype of a higher kind (int64, float64) in.
-    if (weak_float && !strong_float) strong[nstrong++] = VA_FLOAT64;
+    // one, and brings the default dtype of a higher kind (int64, float64,
+    // complex128) in; a Python complex with float32 arrays gives complex64.
+    if (weak_complex && !strong_complex) strong[nstrong++] = strong_float ? VA_COMPLEX64 : VA_COMPLEX128;
+    else if (weak_float && !strong_float && !strong_complex) strong[nstrong++] = VA_FLOAT64;
     else if (weak_int && !strong_number) strong[nstrong++] = VA_INT64;
     else if (nstrong == 0) strong[nstrong++] = VA_BOOL;
     const va_dtype p = va::first_loop(strong, nstrong, false);
@@ -106,19 +118,21 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
         // The first float loop: float16 for bool, int8 and uint8 (not a dtype of
         // ours), float32 for int16 and uint16, float64 for the rest.
         case VA_DOMAIN_FLOAT:
-            if (va::is_float_dtype(p)) break;
+            if (va::is_float_dtype(p) || va::is_complex_dtype(p)) break;
             if (va::float16_takes(strong, nstrong)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
             c = va::first_loop(strong, nstrong, true);
             break;
         // NumPy's true division of bool and integers is float64's.
-        case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float_dtype(p)) c = VA_FLOAT64; break;
+        case VA_DOMAIN_TRUE_DIVIDE: if (!va::is_float_dtype(p) && !va::is_complex_dtype(p)) c = VA_FLOAT64; break;
         // NumPy's bitwise ufuncs have no float loop (TypeError), and a Python float
         // moves an integer array to float64 first (NEP 50), so it is refused too;
         // integers no integer holds (uint64 with a signed one) meet only at float64.
-        case VA_DOMAIN_INTEGER: if (va::is_float_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
+        case VA_DOMAIN_INTEGER:
+            if (va::is_float_dtype(p) || va::is_complex_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+            break;
         // Shifts: integers; bool shifts as int8, NumPy's first loop it casts to.
         case VA_DOMAIN_SHIFT:
-            if (va::is_float_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+            if (va::is_float_dtype(p) || va::is_complex_dtype(p)) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
             if (p == VA_BOOL) c = VA_INT8;
             break;
         // A raw kernel's one dtype: the first (only) loop of its row.

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "complex.cuh"
 #include "vectorAdd.h"
 
 namespace va {
@@ -24,6 +25,8 @@ template <> struct DtypeOf<uint8_t> { static constexpr va_dtype value = VA_UINT8
 template <> struct DtypeOf<uint16_t> { static constexpr va_dtype value = VA_UINT16; };
 template <> struct DtypeOf<uint32_t> { static constexpr va_dtype value = VA_UINT32; };
 template <> struct DtypeOf<uint64_t> { static constexpr va_dtype value = VA_UINT64; };
+template <> struct DtypeOf<complex<float>> { static constexpr va_dtype value = VA_COMPLEX64; };
+template <> struct DtypeOf<complex<double>> { static constexpr va_dtype value = VA_COMPLEX128; };
 
 // The C++ type of a va_dtype (bool's, as computed with; it is stored as a byte).
 template <va_dtype D> struct CppType;
@@ -38,6 +41,8 @@ template <> struct CppType<VA_UINT32> { using type = uint32_t; };
 template <> struct CppType<VA_UINT64> { using type = uint64_t; };
 template <> struct CppType<VA_FLOAT32> { using type = float; };
 template <> struct CppType<VA_FLOAT64> { using type = double; };
+template <> struct CppType<VA_COMPLEX64> { using type = complex<float>; };
+template <> struct CppType<VA_COMPLEX128> { using type = complex<double>; };
 
 // How an element of T lies in memory: bool as one byte that may hold any value
 // (NumPy's bool is 0 or 1, but a foreign buffer need not be), read as != 0.
@@ -63,7 +68,9 @@ __host__ __device__ __forceinline__ StoredT<T> to_stored(T v) {
 //  - int64: through 64 bits;
 //  - uint32 and uint64: values from 2^(w-1) on go through the signed conversion
 //    less 2^(w-1), the top bit flipped back, as compilers emit it.
-// Anything to bool is != 0.
+// Anything to bool is != 0. A real value becomes a complex one with +0 for its
+// imaginary part; a complex one becomes a real one by its real part (NumPy's
+// cast, which warns on the host).
 template <typename S, typename U>
 __host__ __device__ __forceinline__ U unsigned_from_float(double x) {
     constexpr double half = static_cast<double>(U(1) << (sizeof(U) * 8 - 1));
@@ -76,7 +83,15 @@ __host__ __device__ __forceinline__ U unsigned_from_float(double x) {
 }
 template <typename To, typename From>
 __host__ __device__ __forceinline__ To convert_to(From v) {
-    if constexpr (std::is_same<To, bool>::value) {
+    if constexpr (is_complex_v<To>) {
+        using R = RealT<To>;
+        if constexpr (is_complex_v<From>) return To(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+        else if constexpr (std::is_same<From, bool>::value) return To(v ? R(1) : R(0), R(0));
+        else return To(static_cast<R>(v), R(0));
+    } else if constexpr (is_complex_v<From>) {
+        if constexpr (std::is_same<To, bool>::value) return v.real() != 0 || v.imag() != 0;
+        else return convert_to<To>(v.real());
+    } else if constexpr (std::is_same<To, bool>::value) {
         return v != From(0);
     } else if constexpr (std::is_integral<To>::value && std::is_floating_point<From>::value) {
         const double x = static_cast<double>(v);
@@ -104,17 +119,22 @@ __host__ __device__ constexpr bool is_unsigned_dtype(va_dtype t) {
     return t == VA_UINT8 || t == VA_UINT16 || t == VA_UINT32 || t == VA_UINT64;
 }
 __host__ __device__ constexpr bool is_float_dtype(va_dtype t) { return t == VA_FLOAT32 || t == VA_FLOAT64; }
+__host__ __device__ constexpr bool is_complex_dtype(va_dtype t) { return t == VA_COMPLEX64 || t == VA_COMPLEX128; }
 
-// The compute types an operation of a domain has loops for.
+// The compute types an operation of a domain has loops for. Complex ones are
+// the domain's where NumPy has complex loops; an elementwise operation has them
+// only where its functor says so too (ComplexUlp, op_declare.cuh).
 constexpr bool domain_has(va_domain domain, va_dtype t) {
     switch (domain) {
-        case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN: case VA_DOMAIN_INDEX:
-        case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT:
+        case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_MEAN: case VA_DOMAIN_LOGICAL:
+        case VA_DOMAIN_COUNT:
+            return t == VA_BOOL || is_integer_dtype(t) || is_float_dtype(t) || is_complex_dtype(t);
+        case VA_DOMAIN_SAME: case VA_DOMAIN_INDEX:
             return t == VA_BOOL || is_integer_dtype(t) || is_float_dtype(t);
         case VA_DOMAIN_NUMBER: case VA_DOMAIN_ARITHMETIC:
-            return is_integer_dtype(t) || is_float_dtype(t);
+            return is_integer_dtype(t) || is_float_dtype(t) || is_complex_dtype(t);
         case VA_DOMAIN_FLOAT: case VA_DOMAIN_TRUE_DIVIDE:
-            return is_float_dtype(t);
+            return is_float_dtype(t) || is_complex_dtype(t);
         case VA_DOMAIN_INTEGER:
             return t == VA_BOOL || is_integer_dtype(t);
         case VA_DOMAIN_SHIFT:
@@ -124,6 +144,20 @@ constexpr bool domain_has(va_domain domain, va_dtype t) {
     }
     return false;
 }
+
+// A functor's complex loops: `static constexpr int complex_ulp = N` declares
+// them, within N ULP of NumPy's (counted at the larger magnitude of the
+// expected value's two parts); without it an operation has none.
+template <typename Op, typename = void>
+struct ComplexUlp {
+    static constexpr bool present = false;
+    static constexpr int value = 0;
+};
+template <typename Op>
+struct ComplexUlp<Op, std::void_t<decltype(Op::complex_ulp)>> {
+    static constexpr bool present = true;
+    static constexpr int value = Op::complex_ulp;
+};
 
 // A list of input types.
 template <typename... A>
@@ -164,31 +198,37 @@ struct OutOf<Op, T, NP, Inputs<A...>> {
 };
 
 // Reductions: the accumulator and result types of a domain. SUM: bool and
-// signed integers into int64, unsigned ones into uint64, floats accumulate in double; MEAN: in double, floats
-// give their own type, the rest float64; INDEX: the input type, an int64 result;
-// LOGICAL: bool throughout; COUNT: int64 throughout (the kernels read each
-// element as its truth value, see ReadsTruth).
+// signed integers into int64, unsigned ones into uint64, floats accumulate in
+// double and complex numbers in complex128; MEAN: in double (complex128), floats
+// and complex numbers give their own type, the rest float64; INDEX: the input
+// type, an int64 result; LOGICAL: bool throughout; COUNT: int64 throughout (the
+// kernels read each element as its truth value, see ReadsTruth).
 // NumPy's sum and prod of an integer: int64 for bool and signed types, uint64
 // for unsigned ones.
 template <typename T>
 using SumIntOf = typename std::conditional<std::is_unsigned<T>::value && !std::is_same<T, bool>::value,
                                            uint64_t, int64_t>::type;
+template <typename T>
+constexpr bool is_inexact_v = std::is_floating_point<T>::value || is_complex_v<T>;
+// The double-precision type of an inexact T: double, or complex128.
+template <typename T>
+using WideOf = typename std::conditional<is_complex_v<T>, complex<double>, double>::type;
 template <va_domain D, typename T>
 using AccOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
-    typename std::conditional<std::is_floating_point<T>::value, double, SumIntOf<T>>::type,
+    typename std::conditional<is_inexact_v<T>, WideOf<T>, SumIntOf<T>>::type,
     typename std::conditional<
-        D == VA_DOMAIN_MEAN, double,
+        D == VA_DOMAIN_MEAN, WideOf<T>,
         typename std::conditional<
             D == VA_DOMAIN_LOGICAL, bool,
             typename std::conditional<D == VA_DOMAIN_COUNT, int64_t, T>::type>::type>::type>::type;
 template <va_domain D, typename T>
 using ResultOf = typename std::conditional<
     D == VA_DOMAIN_SUM,
-    typename std::conditional<std::is_floating_point<T>::value, T, SumIntOf<T>>::type,
+    typename std::conditional<is_inexact_v<T>, T, SumIntOf<T>>::type,
     typename std::conditional<
         D == VA_DOMAIN_MEAN,
-        typename std::conditional<std::is_floating_point<T>::value, T, double>::type,
+        typename std::conditional<is_inexact_v<T>, T, double>::type,
         typename std::conditional<
             D == VA_DOMAIN_INDEX || D == VA_DOMAIN_COUNT, int64_t,
             typename std::conditional<D == VA_DOMAIN_LOGICAL, bool, T>::type>::type>::type>::type;
@@ -202,43 +242,56 @@ constexpr int count_args(const char *s) {
 
 // The op bundle is compiled once for each part of the dtypes (VA_TYPE_PART,
 // Makefile): a CUDA module is loaded whole on the first launch of any of its
-// kernels, so the five dtypes most programs use are a module of their own and
-// the six narrow and unsigned ones another, loaded only when one is first used
-// (bench/NOTES.md, session 17). kEveryPart: one unit holding every dtype (a
-// user's operation, the table).
+// kernels, so the five dtypes most programs use are a module of their own, the
+// six narrow and unsigned ones another and the two complex ones a third, each
+// loaded only when one of its dtypes is first used (bench/NOTES.md, sessions 17
+// and 18). kEveryPart: one unit holding every dtype (a user's operation, the
+// table).
 constexpr int kEveryPart = -1;
+constexpr int kTypeParts = 3;
 constexpr int type_part(va_dtype d) {
     switch (d) {
         case VA_BOOL: case VA_INT32: case VA_INT64: case VA_FLOAT32: case VA_FLOAT64: return 0;
         case VA_INT8: case VA_INT16: case VA_UINT8: case VA_UINT16: case VA_UINT32: case VA_UINT64:
             return 1;
+        case VA_COMPLEX64: case VA_COMPLEX128: return 2;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return 0;
 }
 
-// Whether a launcher of domain D compiled for dtype part Part has a loop for d.
-template <va_domain D, int Part>
+// Whether a launcher of domain D compiled for dtype part Part has a loop for d;
+// Complex: whether the operation has complex loops at all (a user's kernel
+// template, written for real types, has none).
+template <va_domain D, int Part, bool Complex = false>
 constexpr bool instantiates(va_dtype d) {
-    return domain_has(D, d) && (Part == kEveryPart || type_part(d) == Part);
+    return domain_has(D, d) && (Complex || !is_complex_dtype(d)) &&
+           (Part == kEveryPart || type_part(d) == Part);
 }
 
 // Calls fn(T{}) for the C++ type of `dtype` when the domain has it and, unless
-// Part is kEveryPart, the dtype is of that part.
-template <va_domain D, int Part = kEveryPart, typename Fn>
+// Part is kEveryPart, the dtype is of that part (and, for a complex dtype, when
+// Complex: the operation has complex loops).
+template <va_domain D, int Part = kEveryPart, bool Complex = false, typename Fn>
 va_status with_compute_type(va_dtype dtype, Fn &&fn) {
     switch (dtype) {
-        case VA_BOOL: if constexpr (instantiates<D, Part>(VA_BOOL)) return fn(bool{}); break;
-        case VA_INT32: if constexpr (instantiates<D, Part>(VA_INT32)) return fn(int32_t{}); break;
-        case VA_INT64: if constexpr (instantiates<D, Part>(VA_INT64)) return fn(int64_t{}); break;
-        case VA_FLOAT32: if constexpr (instantiates<D, Part>(VA_FLOAT32)) return fn(float{}); break;
-        case VA_FLOAT64: if constexpr (instantiates<D, Part>(VA_FLOAT64)) return fn(double{}); break;
-        case VA_INT8: if constexpr (instantiates<D, Part>(VA_INT8)) return fn(int8_t{}); break;
-        case VA_INT16: if constexpr (instantiates<D, Part>(VA_INT16)) return fn(int16_t{}); break;
-        case VA_UINT8: if constexpr (instantiates<D, Part>(VA_UINT8)) return fn(uint8_t{}); break;
-        case VA_UINT16: if constexpr (instantiates<D, Part>(VA_UINT16)) return fn(uint16_t{}); break;
-        case VA_UINT32: if constexpr (instantiates<D, Part>(VA_UINT32)) return fn(uint32_t{}); break;
-        case VA_UINT64: if constexpr (instantiates<D, Part>(VA_UINT64)) return fn(uint64_t{}); break;
+        case VA_BOOL: if constexpr (instantiates<D, Part, Complex>(VA_BOOL)) return fn(bool{}); break;
+        case VA_INT32: if constexpr (instantiates<D, Part, Complex>(VA_INT32)) return fn(int32_t{}); break;
+        case VA_INT64: if constexpr (instantiates<D, Part, Complex>(VA_INT64)) return fn(int64_t{}); break;
+        case VA_FLOAT32: if constexpr (instantiates<D, Part, Complex>(VA_FLOAT32)) return fn(float{}); break;
+        case VA_FLOAT64: if constexpr (instantiates<D, Part, Complex>(VA_FLOAT64)) return fn(double{}); break;
+        case VA_INT8: if constexpr (instantiates<D, Part, Complex>(VA_INT8)) return fn(int8_t{}); break;
+        case VA_INT16: if constexpr (instantiates<D, Part, Complex>(VA_INT16)) return fn(int16_t{}); break;
+        case VA_UINT8: if constexpr (instantiates<D, Part, Complex>(VA_UINT8)) return fn(uint8_t{}); break;
+        case VA_UINT16: if constexpr (instantiates<D, Part, Complex>(VA_UINT16)) return fn(uint16_t{}); break;
+        case VA_UINT32: if constexpr (instantiates<D, Part, Complex>(VA_UINT32)) return fn(uint32_t{}); break;
+        case VA_UINT64: if constexpr (instantiates<D, Part, Complex>(VA_UINT64)) return fn(uint64_t{}); break;
+        case VA_COMPLEX64:
+            if constexpr (instantiates<D, Part, Complex>(VA_COMPLEX64)) return fn(complex<float>{});
+            break;
+        case VA_COMPLEX128:
+            if constexpr (instantiates<D, Part, Complex>(VA_COMPLEX128)) return fn(complex<double>{});
+            break;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
     }
     return VA_ERROR_UNSUPPORTED_DTYPE;

@@ -346,7 +346,7 @@ va_status launch_reduction_axes(const AxesCall &c) {
     if constexpr (D == VA_DOMAIN_INDEX) {
         return launch_arg_axes<Op, Part>(c);
     } else {
-        const va_status st = with_compute_type<D, Part>(c.dtype, [&](auto t) {
+        const va_status st = with_compute_type<D, Part, true>(c.dtype, [&](auto t) {
             using T = decltype(t);
             return launch_axes_typed<Op, T, AccOf<D, T>, StoredT<ResultOf<D, T>>>(c);
         });

@@ -22,9 +22,11 @@ template <typename Op>
 struct Averages<Op, std::void_t<decltype(Op::averages)>> : std::integral_constant<bool, Op::averages> {};
 
 // The result of an accumulator over `count` elements: mean's divides.
+// A complex mean divides as NumPy's does, by count + 0i (complex.cuh).
 template <typename Op, typename Acc>
 __host__ __device__ __forceinline__ Acc finish(Acc acc, int64_t count) {
-    if constexpr (Averages<Op>::value) return acc / static_cast<Acc>(count);
+    if constexpr (Averages<Op>::value && is_complex_v<Acc>) return cdiv(acc, Acc(static_cast<RealT<Acc>>(count)));
+    else if constexpr (Averages<Op>::value) return acc / static_cast<Acc>(count);
     else return acc;
 }
 
@@ -38,21 +40,28 @@ struct ReadsTruth<Op, std::void_t<decltype(Op::reads_truth)>> : std::integral_co
 
 template <typename Op, typename Acc, typename T>
 __device__ __forceinline__ Acc lift(StoredT<T> v) {
-    if constexpr (ReadsTruth<Op>::value) return static_cast<Acc>(from_stored<T>(v) != T(0));
-    else return static_cast<Acc>(from_stored<T>(v));
+    if constexpr (ReadsTruth<Op>::value) return static_cast<Acc>(convert_to<bool>(from_stored<T>(v)));
+    else return convert_to<Acc>(from_stored<T>(v));
 }
 
 template <typename A>
 __device__ __forceinline__ A shuffle_down(A v, int offset) {
-    if constexpr (sizeof(A) < 4) return static_cast<A>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
+    if constexpr (is_complex_v<A>) return A(shuffle_down(v.real(), offset), shuffle_down(v.imag(), offset));
+    else if constexpr (sizeof(A) < 4) return static_cast<A>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
     else return __shfl_down_sync(0xffffffffu, v, offset);
 }
 
 // Another block's partial, read past the (possibly stale) L1.
 template <typename A>
 __device__ __forceinline__ A load_partial(const A *p) {
-    if constexpr (sizeof(A) < 4) return static_cast<A>(*reinterpret_cast<const volatile A *>(p));
-    else return __ldcg(p);
+    if constexpr (is_complex_v<A>) {
+        const RealT<A> *parts = reinterpret_cast<const RealT<A> *>(p);
+        return A(__ldcg(parts), __ldcg(parts + 1));
+    } else if constexpr (sizeof(A) < 4) {
+        return static_cast<A>(*reinterpret_cast<const volatile A *>(p));
+    } else {
+        return __ldcg(p);
+    }
 }
 
 template <typename Op, typename Acc>
@@ -214,7 +223,7 @@ va_status launch_reduction(const ReduceCall &c) {
     if constexpr (D == VA_DOMAIN_INDEX) {
         return launch_arg_full<Op, Part>(c);
     } else {
-        const va_status st = with_compute_type<D, Part>(c.a->dtype, [&](auto t) {
+        const va_status st = with_compute_type<D, Part, true>(c.a->dtype, [&](auto t) {
             using T = decltype(t);
             using Acc = AccOf<D, T>;
             using R = ResultOf<D, T>;

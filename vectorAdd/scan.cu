@@ -23,7 +23,8 @@ namespace va {
 namespace {
 
 // Integers wrap as NumPy's do: signed overflow is undefined in C++, so the
-// arithmetic is done unsigned. Bools: sum is or, product is and (NumPy's bool loops).
+// arithmetic is done unsigned. Bools: sum is or, product is and (NumPy's bool loops);
+// complex products are NumPy's (complex.cuh).
 template <typename T>
 using Wrapping = typename std::conditional<std::is_integral<T>::value && !std::is_same<T, bool>::value,
                                            std::make_unsigned<T>, std::enable_if<true, T>>::type::type;
@@ -40,6 +41,7 @@ struct Multiply {
     template <typename T>
     __host__ __device__ __forceinline__ T operator()(T a, T b) const {
         if constexpr (std::is_same<T, bool>::value) return a && b;
+        else if constexpr (is_complex_v<T>) return cmul(a, b);
         else return static_cast<T>(static_cast<Wrapping<T>>(a) * static_cast<Wrapping<T>>(b));
     }
 };

@@ -64,7 +64,7 @@ extern "C" va_status va_searchsorted(int device, const va_array *sorted, const v
     const void *s = nullptr, *v = nullptr;
     VA_CHECK(va::contiguous_as(device, stream, sorted, n, compute, &sorted_copy, &s));
     VA_CHECK(va::contiguous_as(device, stream, values, count, compute, &values_copy, &v));
-    return va::dispatch_dtype(compute, [&](auto tag) -> va_status {
+    return va::dispatch_real_dtype(compute, [&](auto tag) -> va_status {
         using T = typename decltype(tag)::type;
         const unsigned blocks = va::resident_grid_for<va::search_kernel<T>>(device, count, va::kThreads);
         va::search_kernel<T><<<blocks, va::kThreads, 0, stream>>>(static_cast<const T *>(s), n,

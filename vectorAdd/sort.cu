@@ -263,7 +263,7 @@ va_status va_sort(int device, const va_array *a, int32_t axis, int32_t descendin
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0 || (values == nullptr && indices == nullptr)) return VA_SUCCESS;
     va::Plan plan = {device, stream, n, a->shape[axis], n / a->shape[axis]};
-    return va::dispatch_dtype(a->dtype, [&](auto tag) {
+    return va::dispatch_real_dtype(a->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         return va::sort_typed<T>(plan, a, axis, descending != 0, values, indices);
     });

@@ -44,7 +44,11 @@ typedef enum va_dtype {
     VA_UINT16 = 8,
     VA_UINT32 = 9,
     VA_UINT64 = 10,
-    VA_DTYPE_COUNT = 11,
+    /* Since VA_MODULE_ABI 4: the standard's complex dtypes, as NumPy lays
+     * them out (real part, then imaginary part; aligned to the whole element). */
+    VA_COMPLEX64 = 11,
+    VA_COMPLEX128 = 12,
+    VA_DTYPE_COUNT = 13,
     VA_DTYPE_MAX_ENUM = 0x7fffffff
 } va_dtype;
 
@@ -86,6 +90,7 @@ typedef enum va_weak {
     VA_WEAK_BOOL = 1,  /* a Python bool */
     VA_WEAK_INT = 2,   /* a Python int */
     VA_WEAK_FLOAT = 3, /* a Python float */
+    VA_WEAK_COMPLEX = 4, /* a Python complex (since VA_MODULE_ABI 4) */
     VA_WEAK_MAX_ENUM = 0x7fffffff
 } va_weak;
 
@@ -120,6 +125,10 @@ typedef struct va_op_info {
      * arguments do not (logaddexp near max(x, y) = -ln 2) names the scale below
      * which an error of its arguments' size is all it can promise. */
     double ulp_floor;
+    /* Since VA_MODULE_ABI 4: where the operation has complex loops (result[] of
+     * VA_COMPLEX64 and VA_COMPLEX128), how many ULP they may differ from NumPy's,
+     * counted at the larger magnitude of the expected value's two parts. */
+    int32_t complex_ulp;
 } va_op_info;
 
 /* How many operations the table holds at most: the built-in ones and those
@@ -156,7 +165,7 @@ typedef enum va_module_problem {
 
 /* The layout version of what an operation library and the library exchange
  * (module_abi.cuh); an object built with other headers is refused. */
-#define VA_MODULE_ABI 3
+#define VA_MODULE_ABI 4
 
 typedef struct va_module_result {
     va_module_problem problem;

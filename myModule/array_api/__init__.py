@@ -2,7 +2,8 @@
 
 ``xp = d.__array_namespace__()`` (or ``import myModule.array_api as xp``) gives array
 API code, and libraries written on array-api-compat, myModule's GPU arrays. The dtypes
-are the library's (bool, int8 to int64, uint8 to uint64, float32, float64); devices are
+are the library's (bool, int8 to int64, uint8 to uint64, float32, float64, complex64,
+complex128); devices are
 GPU indices.
 What is here and what is not: docs/array-api.rst. Checked by data-apis/array-api-tests
 (scripts/array_api_tests.sh; the known gaps are tests/array_api_xfails.txt).
@@ -13,8 +14,8 @@ from ._creation import (
     ones_like, tril, triu, zeros, zeros_like,
 )
 from ._dtypes import (  # noqa: A004
-    bool, can_cast, finfo, float32, float64, iinfo, int8, int16, int32, int64, isdtype, result_type, uint8,
-    uint16, uint32, uint64,
+    bool, can_cast, complex64, complex128, finfo, float32, float64, iinfo, int8, int16, int32, int64, isdtype,
+    result_type, uint8, uint16, uint32, uint64,
 )
 from ._elementwise import clip, functions as _elementwise_functions, round  # noqa: A004
 from ._info import __array_namespace_info__

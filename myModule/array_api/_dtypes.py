@@ -24,15 +24,18 @@ uint32 = np.dtype("uint32")
 uint64 = np.dtype("uint64")
 float32 = np.dtype("float32")
 float64 = np.dtype("float64")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
 
 # The extension's list (its va_dtype enum) is the one list: a dtype named above that
 # the library lacks is not offered. In the standard's order: bool, signed and unsigned
-# integers, floats, each by size.
-_ALL = tuple(sorted(_core._supported_dtypes(), key=lambda d: ("biuf".index(d.kind), d.itemsize)))
+# integers, real floats, complex floats, each by size.
+_ALL = tuple(sorted(_core._supported_dtypes(), key=lambda d: ("biufc".index(d.kind), d.itemsize)))
 _SIGNED = tuple(d for d in _ALL if d.kind == "i")
 _UNSIGNED = tuple(d for d in _ALL if d.kind == "u")
 _INTEGER = _SIGNED + _UNSIGNED
 _FLOAT = tuple(d for d in _ALL if d.kind == "f")
+_COMPLEX = tuple(d for d in _ALL if d.kind == "c")
 
 def _dtype_of(x):
     """The dtype of an array or a dtype; TypeError for anything else."""
@@ -60,9 +63,13 @@ class finfo_object(NamedTuple):
 
 
 def finfo(type, /):  # noqa: A002 - the standard's name
+    """A complex dtype's are those of its real components, dtype included (the
+    standard's rule: finfo(complex64).dtype is float32, its bits 32)."""
     dt = _dtype_of(type)
-    if dt not in _FLOAT:
-        raise TypeError("finfo() takes a real floating-point dtype, got %s" % dt)
+    if dt not in _FLOAT + _COMPLEX:
+        raise TypeError("finfo() takes a floating-point dtype, got %s" % dt)
+    if dt in _COMPLEX:
+        dt = np.dtype("f%d" % (dt.itemsize // 2))
     f = np.finfo(dt)
     return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
 
@@ -80,8 +87,8 @@ _KINDS = {
     "unsigned integer": _UNSIGNED,
     "integral": _INTEGER,
     "real floating": _FLOAT,
-    "complex floating": (),
-    "numeric": _INTEGER + _FLOAT,
+    "complex floating": _COMPLEX,
+    "numeric": _INTEGER + _FLOAT + _COMPLEX,
 }
 
 
@@ -105,14 +112,19 @@ def _promote(a, b):
 def _join_scalar(dt, value):
     """A Python scalar joining dtype dt as the operations take one (NEP 50: weak): it
     keeps an array's dtype of its kind or a higher one; int with bool gives the
-    default integer, float with bool or an integer the default float."""
+    default integer, float with bool or an integer the default float, complex the
+    complex dtype of a float's size (complex128 for bool and integers)."""
     if isinstance(value, builtins.bool):
         return dt
     if isinstance(value, int):
         return int64 if dt == bool else dt
     if isinstance(value, float):
-        return dt if dt in _FLOAT else float64
-    raise TypeError("a Python %s does not join an array of %s (no complex dtypes)" % (type(value).__name__, dt))
+        return dt if dt in _FLOAT + _COMPLEX else float64
+    if isinstance(value, complex):
+        if dt in _COMPLEX:
+            return dt
+        return complex64 if dt == float32 else complex128
+    raise TypeError("a Python %s does not join an array of %s" % (type(value).__name__, dt))
 
 
 def result_type(*arrays_and_dtypes):

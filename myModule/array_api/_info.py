@@ -22,7 +22,7 @@ class Info:
         return list(range(_core.device_count()))
 
     def default_dtypes(self, *, device=None):
-        return {"real floating": _dtypes.float64, "complex floating": None,
+        return {"real floating": _dtypes.float64, "complex floating": _dtypes.complex128,
                 "integral": _dtypes.int64, "indexing": _dtypes.int64}
 
     def dtypes(self, *, device=None, kind=None):

@@ -1,0 +1,313 @@
+"""complex64 and complex128: NumPy's dtype rules for them, the operations that have
+complex loops (a functor's complex_ulp, ops/), their values against NumPy's on the
+GPU, and the conversions, reductions and matrix products that carry them.
+
+Complex values are compared part by part: NaN, infinities and zero signs where
+NumPy has them, then each part within the operation's complex ULP counted at the
+larger magnitude of the expected value's two parts (an error relative to |z|, as
+complex functions are specified), bit for bit for 0.
+"""
+import itertools
+import importlib
+
+import numpy as np
+import pytest
+
+import myModule
+import myModule.array_api as xp
+from compare_floats import assert_floats_match
+from conftest import COMPLEX_DTYPES, Raised, outcome, requires_gpu
+
+pytestmark = pytest.mark.usefixtures("quiet_numpy")
+
+COMPLEX = [d.name for d in COMPLEX_DTYPES]
+REAL = [d.name for d in myModule._core._supported_dtypes() if d.kind != "c"]
+TABLE = [op for op in myModule._core._op_table if op["kind"] in ("elementwise", "reduction")
+         and op["nparams"] == 0 and op["reference"].startswith(("numpy.", "myModule._reference."))]
+ELEMENTWISE = [op for op in TABLE if op["kind"] == "elementwise"]
+WITH_COMPLEX = [op for op in ELEMENTWISE if "complex128" in op["results"]]
+REDUCTIONS = [op for op in TABLE if op["kind"] == "reduction"]
+# Where NumPy has complex loops and the library has none, by decision (docs/SPEC.md):
+# clip's complex order is NumPy's alone (the standard and PyTorch have none).
+REFUSED_BY_DECISION = {"clip", "max", "min", "argmax", "argmin"}
+
+
+def reference(op):
+    module, _, name = op["reference"].rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def ids(ops):
+    return [op["name"] for op in ops]
+
+
+def complex_values(dtype, shape, rng, special=True):
+    """Random complex values over many magnitudes, with NaN, inf and signed zeros in
+    either part (special)."""
+    dtype = np.dtype(dtype)
+    part = np.float32 if dtype == np.complex64 else np.float64
+    n = int(np.prod(shape))
+    mags = 10.0 ** rng.uniform(-3, 3, size=(2, n))
+    re, im = (rng.standard_normal((2, n)) * mags).astype(part)
+    if special and n >= 4:
+        sp = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], dtype=part)
+        k = max(4, n // 5)
+        for a in (re, im):
+            where = rng.choice(n, size=k, replace=False)
+            a[where] = sp[rng.integers(0, len(sp), size=k)]
+    z = np.empty(n, dtype=dtype)
+    z.real, z.imag = re, im
+    return z.reshape(shape)
+
+
+def assert_complex_match(got, expected, ulp, msg=""):
+    g, e = np.asarray(got), np.asarray(expected)
+    assert g.dtype == e.dtype and g.shape == e.shape, (msg, g.dtype, e.dtype, g.shape, e.shape)
+    if e.dtype.kind != "c":
+        if e.dtype.kind == "f":
+            assert_floats_match(g, e, ulp=ulp, msg=msg)
+        else:
+            np.testing.assert_array_equal(g, e, strict=True, err_msg=msg)
+        return
+    if ulp == 0:
+        assert_floats_match(g.real, e.real, msg=msg + "real part: ")
+        assert_floats_match(g.imag, e.imag, msg=msg + "imaginary part: ")
+        return
+    scale = np.maximum(np.abs(np.where(np.isfinite(e.real), e.real, 0)),
+                       np.abs(np.where(np.isfinite(e.imag), e.imag, 0)))
+    tol = ulp * np.spacing(scale.astype(e.real.dtype))
+    assert_floats_match(g.real, e.real, tol=tol, zero_sign=False, msg=msg + "real part: ")
+    assert_floats_match(g.imag, e.imag, tol=tol, zero_sign=False, msg=msg + "imaginary part: ")
+
+
+# ------------------------------------------------------------------ dtype rules (CPU)
+
+def sample(kind):
+    if kind == "py-complex":
+        return 1.5 - 2j
+    if kind == "py-float":
+        return 2.5
+    if kind == "py-int":
+        return 3
+    return np.ones(2, dtype=kind)
+
+
+def complex_pairings(op):
+    """Every pairing of `op`'s inputs holding a complex array or a Python complex (and
+    at least one array), with NumPy's outcome for it."""
+    ref = reference(op)
+    kinds = COMPLEX + ["float32", "float64", "int8", "int64", "bool", "py-int", "py-float", "py-complex"]
+    for combo in itertools.product(kinds, repeat=op["nin"]):
+        if not any(k in COMPLEX or k == "py-complex" for k in combo) or all(k.startswith("py-") for k in combo):
+            continue
+        args = [sample(k) for k in combo]
+        yield combo, args, outcome(lambda: np.asarray(ref(*args)).dtype)
+
+
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_result_dtypes_with_complex_are_numpys(op):
+    """An operation with complex loops gives NumPy's result dtype for every pairing with
+    a complex input (or NumPy's TypeError); one without raises TypeError for all of them."""
+    has_complex = "complex128" in op["results"]
+    for combo, args, expected in complex_pairings(op):
+        got = outcome(lambda: myModule._core._op_dtypes(op["name"], *args))
+        if isinstance(expected, Raised) or not has_complex:
+            assert isinstance(got, Raised) and isinstance(got.exc, TypeError), (op["name"], combo, got)
+            if not isinstance(expected, Raised):
+                assert "no complex loops" in str(got.exc), (op["name"], combo, got)
+        elif isinstance(got, Raised):
+            raise AssertionError("%s%s: NumPy gives %s, myModule raised %r" % (op["name"], combo, expected, got))
+        else:
+            assert got[1] == expected.name, (op["name"], combo, expected, got)
+
+
+def test_numpys_complex_loops_left_out_are_the_decided_ones():
+    """Of the library's own operations, those NumPy computes on complex numbers and the
+    library does not are exactly the ones docs/SPEC.md names."""
+    left_out = set()
+    for op in ELEMENTWISE:
+        if op["origin"] == "" and "complex128" not in op["results"] and op["reference"].startswith("numpy."):
+            if any(not isinstance(e, Raised) for _, _, e in complex_pairings(op)):
+                left_out.add(op["name"])
+    assert left_out <= REFUSED_BY_DECISION, left_out - REFUSED_BY_DECISION
+
+
+def test_the_complex_loops_are_the_declared_ones():
+    names = {op["name"] for op in WITH_COMPLEX}
+    for must in ("add", "subtract", "multiply", "divide", "sqrt", "exp", "log", "conj", "real", "imag",
+                 "absolute", "equal", "isnan", "where", "power", "sin", "tanh", "arcsinh"):
+        assert must in names, must
+    for never in ("floor_divide", "remainder", "arctan2", "hypot", "bitwise_and", "left_shift",
+                  "floor", "copysign", "nextafter", "logaddexp", "signbit"):
+        assert never not in names, never
+    absolute = next(op for op in ELEMENTWISE if op["name"] == "absolute")
+    assert absolute["results"]["complex64"] == "float32" and absolute["results"]["complex128"] == "float64"
+
+
+@pytest.mark.parametrize("op", WITH_COMPLEX, ids=ids(WITH_COMPLEX))
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_cpu_path_is_numpys_own(op, dtype, rng):
+    arrays = [complex_values(dtype, (3, 4), rng) for _ in range(op["nin"])]
+    if op["name"] == "where":
+        arrays[0] = rng.random((3, 4)) < 0.5
+    got = outcome(lambda: getattr(myModule, op["name"])(*arrays, device="cpu"))
+    expected = outcome(lambda: reference(op)(*arrays))
+    if isinstance(expected, Raised):
+        assert isinstance(got, Raised)
+        return
+    assert_complex_match(got, expected, 0, op["name"])
+
+
+def test_array_api_dtypes():
+    assert xp.complex64 == np.complex64 and xp.complex128 == np.complex128
+    assert xp.isdtype(xp.complex64, "complex floating") and xp.isdtype(xp.complex128, "numeric")
+    assert not xp.isdtype(xp.complex64, "real floating")
+    f = xp.finfo(xp.complex64)
+    assert f.dtype == xp.float32 and f.bits == 32 and f.eps == float(np.finfo(np.float32).eps)
+    assert xp.finfo(xp.complex128).dtype == xp.float64
+    assert xp.result_type(xp.float32, xp.complex64) == xp.complex64
+    assert xp.result_type(xp.float64, xp.complex64) == xp.complex128
+    assert xp.result_type(xp.float32, 1j) == xp.complex64
+    assert xp.result_type(xp.int16, 1j) == xp.complex128
+    assert xp.result_type(xp.complex64, 2.5) == xp.complex64
+    assert xp.can_cast(xp.float32, xp.complex64) and not xp.can_cast(xp.float64, xp.complex64)
+    assert not xp.can_cast(xp.complex64, xp.float64) and xp.can_cast(xp.int16, xp.complex64)
+    assert not xp.can_cast(xp.int32, xp.complex64)
+    info = xp.__array_namespace_info__()
+    assert info.default_dtypes()["complex floating"] == xp.complex128
+    assert set(info.dtypes(kind="complex floating")) == {"complex64", "complex128"}
+
+
+def test_promotion_of_every_pair_is_numpys():
+    dtypes = [np.dtype(d) for d in REAL + COMPLEX]
+    for a, b in itertools.product(dtypes, repeat=2):
+        assert myModule._core._promote_types(a, b) == np.promote_types(a, b), (a, b)
+
+
+# ------------------------------------------------------------------ GPU values
+
+@pytest.mark.parametrize("op", WITH_COMPLEX, ids=ids(WITH_COMPLEX))
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("values", ["finite", "special"])
+@pytest.mark.gpu
+@requires_gpu
+def test_device_values_match_numpy(op, dtype, values, rng):
+    exact = op["complex_ulp"] == 0
+    if values == "special" and not exact:
+        pytest.skip("special values are held to NumPy's for the exact operations only")
+    shape = (257,) if values == "finite" else (64, 5)
+    arrays = [complex_values(dtype, shape, rng, special=values == "special") for _ in range(op["nin"])]
+    if op["name"] == "where":
+        arrays[0] = rng.random(shape) < 0.5
+    if op["name"] == "power" and values == "finite":
+        arrays[0] = complex_values(dtype, shape, rng, special=False) / 100
+        arrays[1] = arrays[1] / np.maximum(1, np.abs(arrays[1]))
+    expected = np.asarray(reference(op)(*arrays))
+    got = getattr(myModule, op["name"])(*[myModule.to_device(a) for a in arrays])
+    assert_complex_match(got.get(), expected, op["complex_ulp"], "%s %s: " % (op["name"], dtype))
+    # mixed: a real array and a Python complex join as NumPy's do
+    if op["nin"] == 2 and op["name"] != "where":
+        r = rng.standard_normal(shape).astype(np.float32 if dtype == "complex64" else np.float64)
+        expected = np.asarray(reference(op)(r, arrays[1]))
+        got = getattr(myModule, op["name"])(myModule.to_device(r), myModule.to_device(arrays[1]))
+        assert_complex_match(got.get(), expected, op["complex_ulp"], "%s real+%s: " % (op["name"], dtype))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("layout", ["C", "strided", "reversed"])
+@pytest.mark.gpu
+@requires_gpu
+def test_reductions_on_the_gpu(dtype, layout, rng):
+    x = complex_values(dtype, (3000,), rng, special=False)
+    if layout == "strided":
+        x = complex_values(dtype, (6000,), rng, special=False)[::2]
+    elif layout == "reversed":
+        x = x[::-1]
+    d = myModule.to_device(np.ascontiguousarray(x))
+    if layout == "strided":
+        d = myModule.to_device(np.ascontiguousarray(x.base if x.base is not None else x))[::2]
+    elif layout == "reversed":
+        d = myModule.to_device(np.ascontiguousarray(x[::-1]))[::-1]
+    part = np.float32 if dtype == "complex64" else np.float64
+    bound = 3000 * np.finfo(part).eps * np.abs(x).sum()
+    for name in ("sum", "mean"):
+        got = np.asarray(getattr(myModule, name)(d).get())
+        expected = getattr(np, name)(x.astype(np.complex128))
+        assert got.dtype == np.dtype(dtype), (name, got.dtype)
+        div = 3000 if name == "mean" else 1
+        assert abs(complex(got) - complex(expected)) <= bound / div, (name, got, expected)
+    small = (x[:20] / np.maximum(1, np.abs(x[:20]))).astype(dtype)
+    got = complex(np.asarray(myModule.prod(myModule.to_device(small)).get()))
+    expected = complex(np.prod(small.astype(np.complex128)))
+    assert abs(got - expected) <= 1e-4 * max(1.0, abs(expected)), (got, expected)
+    assert bool(myModule.any(myModule.to_device(np.array([0j, 1j], dtype))).get())
+    assert not bool(myModule.all(myModule.to_device(np.array([0j, 1j], dtype))).get())
+    assert int(myModule.count_nonzero(myModule.to_device(np.array([0j, 1j, 2, complex("nan")], dtype))).get()) == 3
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.gpu
+@requires_gpu
+def test_conversions_and_copies_on_the_gpu(dtype, rng):
+    x = complex_values(dtype, (7, 9), rng)
+    d = myModule.to_device(x)
+    assert d.dtype == np.dtype(dtype)
+    assert_complex_match(d.get(), x, 0)
+    assert_complex_match(np.asarray(d[::2, 1::3]), x[::2, 1::3], 0)
+    assert complex(d[1, 2]) == complex(x[1, 2]) or np.isnan(x[1, 2])
+    for to in ("float64", "float32", "int32", "bool", "complex64", "complex128"):
+        got = d.astype(to).get()
+        with np.errstate(all="ignore"):
+            expected = x.astype(to)
+        if np.dtype(to).kind in "iu":
+            finite = np.isfinite(x.real) & (np.abs(x.real) < 2**31)
+            np.testing.assert_array_equal(got[finite], expected[finite])
+        else:
+            assert_complex_match(got, expected, 0, "astype %s: " % to)
+    r = rng.standard_normal((5, 3))
+    assert_complex_match(myModule.to_device(r).astype(dtype).get(), r.astype(dtype), 0)
+    z = myModule.zeros((4,), dtype=dtype)
+    assert_complex_match(z.get(), np.zeros(4, dtype), 0)
+    f = myModule.full((3,), 1.5 - 2j, dtype=dtype)
+    assert_complex_match(f.get(), np.full(3, 1.5 - 2j, dtype), 0)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.gpu
+@requires_gpu
+def test_matmul_on_the_gpu(dtype, rng):
+    a = complex_values(dtype, (33, 17), rng, special=False) / 100
+    b = complex_values(dtype, (17, 9), rng, special=False) / 100
+    got = (myModule.to_device(a) @ myModule.to_device(b)).get()
+    expected = a.astype(np.complex128) @ b.astype(np.complex128)
+    part = np.float32 if dtype == "complex64" else np.float64
+    bound = 17 * 4 * np.finfo(part).eps * (np.abs(a) @ np.abs(b))
+    assert got.dtype == np.dtype(dtype)
+    assert np.all(np.abs(got - expected) <= bound + np.finfo(part).tiny)
+    # a column-major operand goes to cuBLAS as it lies
+    got = (myModule.to_device(np.asfortranarray(a)) @ myModule.to_device(b)).get()
+    assert np.all(np.abs(got - expected) <= bound + np.finfo(part).tiny)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_python_complex_of_a_0d_array_on_the_gpu():
+    d = myModule.to_device(np.array(1.5 - 2.25j))
+    assert complex(d) == 1.5 - 2.25j
+    assert complex(myModule.to_device(np.array(3.0))) == 3 + 0j
+    with pytest.raises(TypeError):
+        complex(myModule.to_device(np.ones(2, np.complex64)))
+    dd = myModule.to_device(np.array([1 + 2j, 3 - 4j], np.complex64))
+    assert_complex_match((dd + 1j).get(), np.array([1 + 2j, 3 - 4j], np.complex64) + 1j, 0)
+    assert (dd + 1j).dtype == np.complex64
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_sorting_and_searching_refuse_complex():
+    """The standard orders real numbers only; sort, argsort and searchsorted refuse
+    complex input with TypeError instead of guessing NumPy's lexicographic order."""
+    d = myModule.to_device(np.array([2 + 1j, 1 - 1j]))
+    for call in (lambda: xp.sort(d), lambda: xp.argsort(d)):
+        with pytest.raises(TypeError):
+            call()
