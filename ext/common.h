@@ -31,6 +31,9 @@ int require_cuda(const char *what);
 void cuda_unavailable_reason(const va_error_info *info, char *buffer, size_t size);
 /* TypeError naming the supported dtypes. */
 PyObject *raise_unsupported_dtype(PyObject *dtype_or_object);
+/* -1 with TypeError when `dtype` is complex: what orders elements (sorting,
+ * searching) takes real numbers only, the array API standard's rule. */
+int refuse_unordered(const char *name, va_dtype dtype);
 
 /* ---- dtypes.cpp ---- */
 /* 0 and *out set when `descr` is one of the supported dtypes (either byte order). */

@@ -101,6 +101,16 @@ int require_cuda(const char *what)
     return -1;
 }
 
+int refuse_unordered(const char *name, va_dtype dtype)
+{
+    if (dtype_kind(dtype) != 'c') {
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s() orders real numbers only, not %s (the array API standard's rule; "
+                 "sort the real and imaginary parts yourself for NumPy's order)", name, va_dtype_name(dtype));
+    return -1;
+}
+
 PyObject *raise_unsupported_dtype(PyObject *dtype_or_object)
 {
     PyErr_Format(PyExc_TypeError, "unsupported dtype %R: myModule supports %s", dtype_or_object,

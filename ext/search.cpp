@@ -98,6 +98,10 @@ static PyObject *mm_searchsorted(PyObject *, PyObject *const *args, Py_ssize_t n
     if (operand_init(&a, values[0]) < 0) {
         return NULL;
     }
+    if (a.kind == KIND_ARRAY && refuse_unordered("searchsorted", a.dtype) < 0) {
+        operand_clear(&a);
+        return NULL;
+    }
     if (a.device != NULL || DeviceArray_Check(values[1])) {
         int device = a.device != NULL ? a.device->device : ((DeviceArrayObject *)values[1])->device;
         DeviceArrayObject *on_gpu = operand_device_array(&a, operand_natural_dtype(&a), device);

@@ -89,6 +89,9 @@ static PyObject *sort_values(const char *name, int want_indices, PyObject *const
     if (parse_where(values[6], &where) < 0 || operand_init(&a, values[0]) < 0) {
         goto done;
     }
+    if (a.kind == KIND_ARRAY && refuse_unordered(name, a.dtype) < 0) {
+        goto done;
+    }
     if (values[3] != NULL && values[3] != Py_None && (a.device != NULL || where == WHERE_CUDA)) {
         PyErr_Format(PyExc_ValueError, "%s: order= needs a structured array, which the GPU does not hold", name);
         goto done;

@@ -103,3 +103,23 @@ cumsum = np.cumsum
 cumprod = np.cumprod
 cumulative_sum = np.cumulative_sum
 cumulative_prod = np.cumulative_prod
+
+
+def real(x, out=None):
+    """``numpy.real`` of an array: a Python scalar is taken as a 0-d array first (NumPy's
+    ``real(True)`` is the int 1, the Python bool's own ``.real``). A copy, as every
+    operation's result."""
+    result = np.array(np.real(np.asarray(x)))
+    if out is not None:
+        np.copyto(out, result)
+        return out
+    return result
+
+
+def imag(x, out=None):
+    """``numpy.imag`` of an array, as ``real`` above: zeros of x's dtype for real x."""
+    result = np.array(np.imag(np.asarray(x)))
+    if out is not None:
+        np.copyto(out, result)
+        return out
+    return result

@@ -6,7 +6,10 @@ struct Arccos {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return acos(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::cacos(x);  // complex_math.cuh
+        else return acos(x);
+    }
 };
 
 VA_ELEMENTWISE(arccos, Arccos, "a", 0, FLOAT, "numpy.arccos", "", 4,

@@ -6,7 +6,10 @@ struct Arccosh {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return acosh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::cacosh(x);  // complex_math.cuh
+        else return acosh(x);
+    }
 };
 
 VA_ELEMENTWISE(arccosh, Arccosh, "a", 0, FLOAT, "numpy.arccosh", "", 4,

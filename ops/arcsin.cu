@@ -6,7 +6,10 @@ struct Arcsin {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return asin(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::casin(x);  // complex_math.cuh
+        else return asin(x);
+    }
 };
 
 VA_ELEMENTWISE(arcsin, Arcsin, "a", 0, FLOAT, "numpy.arcsin", "", 4,

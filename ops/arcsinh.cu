@@ -6,7 +6,10 @@ struct Arcsinh {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return asinh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::casinh(x);  // complex_math.cuh
+        else return asinh(x);
+    }
 };
 
 VA_ELEMENTWISE(arcsinh, Arcsinh, "a", 0, FLOAT, "numpy.arcsinh", "", 4,

@@ -6,7 +6,10 @@ struct Arctan {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return atan(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::catan(x);  // complex_math.cuh
+        else return atan(x);
+    }
 };
 
 VA_ELEMENTWISE(arctan, Arctan, "a", 0, FLOAT, "numpy.arctan", "", 4,

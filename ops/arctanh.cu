@@ -6,7 +6,10 @@ struct Arctanh {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return atanh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::catanh(x);  // complex_math.cuh
+        else return atanh(x);
+    }
 };
 
 VA_ELEMENTWISE(arctanh, Arctanh, "a", 0, FLOAT, "numpy.arctanh", "", 4,

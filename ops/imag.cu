@@ -12,5 +12,5 @@ struct Imag {
     }
 };
 
-VA_ELEMENTWISE(imag, Imag, "a", 0, ALL, "numpy.imag", "", 0,
+VA_ELEMENTWISE(imag, Imag, "a", 0, ALL, "myModule._reference.imag", "", 0,
                "Return the imaginary part of the complex argument.")

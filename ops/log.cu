@@ -6,7 +6,10 @@ struct Log {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return log(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::clog(x);  // complex_math.cuh
+        else return log(x);
+    }
 };
 
 VA_ELEMENTWISE(log, Log, "a", 0, FLOAT, "numpy.log", "", 4,

@@ -9,7 +9,7 @@ struct Log10 {
     __device__ T operator()(T x) const {
         // NumPy's: the natural logarithm's parts times log_10(e).
         if constexpr (va::is_complex_v<T>) {
-            const T r = log(x);
+            const T r = va::clog(x);
             constexpr va::RealT<T> k = va::RealT<T>(0.43429448190325182);
             return T(r.real() * k, r.imag() * k);
         } else {

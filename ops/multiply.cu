@@ -2,7 +2,7 @@
 #include "op_declare.cuh"
 
 struct Multiply {
-    static constexpr int complex_ulp = 0;
+    static constexpr int complex_ulp = 2;
 
     template <typename T>
     __device__ T operator()(T x, T y) const {

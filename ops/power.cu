@@ -5,7 +5,7 @@
 #include "op_declare.cuh"
 
 struct Power {
-    static constexpr int complex_ulp = 8;
+    static constexpr int complex_ulp = 16;
 
     static constexpr const char *host_check = "myModule._reference.check_power";
 

@@ -12,5 +12,5 @@ struct Real {
     }
 };
 
-VA_ELEMENTWISE(real, Real, "a", 0, ALL, "numpy.real", "", 0,
+VA_ELEMENTWISE(real, Real, "a", 0, ALL, "myModule._reference.real", "", 0,
                "Return the real part of the complex argument.")

@@ -6,7 +6,10 @@ struct Tan {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return tan(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::ctan(x);  // complex_math.cuh
+        else return tan(x);
+    }
 };
 
 VA_ELEMENTWISE(tan, Tan, "a", 0, FLOAT, "numpy.tan", "", 4,

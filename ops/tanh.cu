@@ -6,7 +6,10 @@ struct Tanh {
     static constexpr int complex_ulp = 8;
 
     template <typename T>
-    __device__ T operator()(T x) const { return tanh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::ctanh(x);  // complex_math.cuh
+        else return tanh(x);
+    }
 };
 
 VA_ELEMENTWISE(tanh, Tanh, "a", 0, FLOAT, "numpy.tanh", "", 4,

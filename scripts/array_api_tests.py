@@ -24,8 +24,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WHEELS = os.path.join(ROOT, ".whl", "array-api")
 XFAILS = os.path.join(ROOT, "tests", "array_api_xfails.txt")
-# The suite's dtypes that myModule does not have (bool, the eight integers, float32 and
-# float64 stay).
+# The suite's dtypes left out by default: the complex ones, which the library has since
+# session 18 but the runs recorded in bench/results/ do not cover yet (--skip-dtypes ""
+# draws them too).
 SKIP_DTYPES = "complex64,complex128"
 MIN_HYPOTHESIS = (6, 151, 0)  # the suite's requirements.txt
 
@@ -169,6 +170,8 @@ def main():
     parser.add_argument("--json", help="where to keep the pytest-json-report file")
     parser.add_argument("--groups", default=",".join(GROUPS), help="comma-separated, of: %s" % ", ".join(GROUPS))
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--skip-dtypes", default=SKIP_DTYPES,
+                        help="comma-separated dtypes the suite does not draw (default: %(default)s)")
     parser.add_argument("--group-timeout", type=float, default=0,
                         help="seconds each group may run (0: no limit); a group stopped is noted in its row")
     parser.add_argument("--jobs", type=int, default=1,
@@ -195,7 +198,8 @@ def main():
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (site, ROOT, env.get("PYTHONPATH")) if p)
         env["ARRAY_API_TESTS_MODULE"] = "myModule.array_api"
-        env["ARRAY_API_TESTS_SKIP_DTYPES"] = SKIP_DTYPES
+        if args.skip_dtypes:
+            env["ARRAY_API_TESTS_SKIP_DTYPES"] = args.skip_dtypes
         env["ARRAY_API_TESTS_VERSION"] = "2024.12"
         # pytest reports a conftest that fails to import as unknown options: say why first.
         probe = subprocess.run([args.python, "-c", "import conftest"], cwd=copy, env=env,

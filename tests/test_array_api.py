@@ -20,7 +20,7 @@ from conftest import GPU_MARKS
 
 core = myModule._core
 DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
-               "float64"]
+               "float64", "complex64", "complex128"]
 
 
 def gpu(test):
@@ -63,7 +63,7 @@ def test_version_and_namespace_hook():
 
 
 def test_absent_dtypes_are_absent():
-    for name in ("float16", "complex64", "complex128"):
+    for name in ("float16", "bfloat16", "complex32"):
         assert not hasattr(xp, name)
 
 
@@ -105,9 +105,9 @@ def test_info_refuses_other_kinds():
     ("unsigned integer", ["uint8", "uint16", "uint32", "uint64"]),
     ("integral", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]),
     ("real floating", ["float32", "float64"]),
-    ("complex floating", []),
+    ("complex floating", ["complex64", "complex128"]),
     ("numeric", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
-                 "float64"]),
+                 "float64", "complex64", "complex128"]),
     (("bool", "real floating"), ["bool", "float32", "float64"]),
 ])
 def test_isdtype(kind, members):
@@ -150,9 +150,12 @@ def test_result_type_with_python_scalars(dtype, scalar):
         assert myModule.multiply(np.ones(3, dtype), scalar, device="cpu").dtype == got
 
 
-def test_result_type_refuses_complex_and_nothing():
+def test_result_type_of_python_complex_and_of_nothing():
+    assert xp.result_type(xp.float64, 1j) == xp.complex128
+    assert xp.result_type(xp.float32, 1j) == xp.complex64
+    assert xp.result_type(xp.int8, 1j) == xp.complex128
     with pytest.raises(TypeError):
-        xp.result_type(xp.float64, 1j)
+        xp.result_type(xp.float64, "x")
     with pytest.raises(ValueError):
         xp.result_type(1, 2)
 
@@ -171,7 +174,7 @@ def test_namespace_info():
     assert caps["boolean indexing"] and caps["data-dependent shapes"] and caps["max dimensions"] == 32
     assert info.default_device() == 0
     assert info.devices() == list(range(myModule.device_count()))
-    assert info.default_dtypes() == {"real floating": xp.float64, "complex floating": None,
+    assert info.default_dtypes() == {"real floating": xp.float64, "complex floating": xp.complex128,
                                      "integral": xp.int64, "indexing": xp.int64}
     assert list(info.dtypes()) == DTYPE_NAMES
     assert info.dtypes(kind="integral") == {n: getattr(xp, n) for n in (
@@ -180,7 +183,7 @@ def test_namespace_info():
         "uint8", "uint16", "uint32", "uint64")}
     assert info.dtypes(kind=("bool", "real floating")) == {"bool": xp.bool, "float32": xp.float32,
                                                            "float64": xp.float64}
-    assert info.dtypes(kind="complex floating") == {}
+    assert info.dtypes(kind="complex floating") == {"complex64": xp.complex64, "complex128": xp.complex128}
     with pytest.raises(ValueError):
         info.dtypes(kind="nope")
 

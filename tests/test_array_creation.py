@@ -155,8 +155,8 @@ def test_argument_errors_as_numpy(name, call):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: myModule.zeros(3, dtype=np.complex64), lambda: myModule.ones(2, dtype=np.complex128),
-    lambda: myModule.full(2, 1 + 2j), lambda: myModule.arange(3, dtype=np.float16),
+    lambda: myModule.zeros(3, dtype=np.clongdouble), lambda: myModule.ones(2, dtype=np.longdouble),
+    lambda: myModule.full(2, np.clongdouble(1 + 2j)), lambda: myModule.arange(3, dtype=np.float16),
     lambda: myModule.asarray(np.zeros(3, dtype=np.float16)), lambda: myModule.eye(2, dtype="U3"),
 ])
 def test_unsupported_dtypes_raise_type_error(call):

@@ -432,7 +432,7 @@ def test_a_kernel_template_has_a_loop_per_type_of_its_domain(typed):
     (dict(block=(32, 32, 2)), ValueError), (dict(block=(1, 1, 65)), ValueError), (dict(block=1025), ValueError),
     (dict(shared_mem=-1), ValueError), (dict(shared_mem=2 ** 40), ValueError), (dict(shared_mem=1.5), TypeError),
     (dict(shape=(-1,)), ValueError), (dict(shape=(2 ** 40, 2 ** 40)), ValueError),
-    (dict(dtype=np.complex128), TypeError),
+    (dict(dtype=np.float16), TypeError),
 ])
 def test_launch_options_are_checked_before_any_gpu_work(typed, bad, error):
     x = np.ones((4, 8), dtype=np.float32)

@@ -216,8 +216,12 @@ def test_arguments_are_checked_before_the_gpu():
         mm.cumulative_sum(x, 0)  # axis is keyword-only
     with pytest.raises(ValueError):
         mm.sort(x, device="bogus")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="orders real numbers only"):
         mm.sort(np.ones(3, np.complex64), device="cpu")
+    with pytest.raises(TypeError, match="orders real numbers only"):
+        mm.argsort(np.ones(3, np.complex128), device="cpu")
+    with pytest.raises(TypeError, match="orders real numbers only"):
+        mm.searchsorted(np.ones(3, np.complex64), 1.0)
 
 
 # ------------------------------------------------------------------ on a GPU

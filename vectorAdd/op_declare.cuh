@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "complex_math.cuh"
 #include "op_registry.cuh"
 #include "op_types.cuh"
 

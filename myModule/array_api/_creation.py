@@ -58,6 +58,8 @@ def _fill_dtype(fill_value, dtype):
         return _dtypes.int64
     if isinstance(fill_value, float):
         return _dtypes.float64
+    if isinstance(fill_value, complex):
+        return _dtypes.complex128
     return _dtypes._dtype_of(fill_value)  # a 0-d array
 
 
