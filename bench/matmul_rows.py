@@ -20,10 +20,18 @@ def _no_tf32(mod):
         mod.backends.cuda.matmul.allow_tf32 = False
 
 
-def _entry(b, label, dtype):
+COMPLEX_SIDE = 4096
+
+
+def _entry(b, label, dtype, side=SIDE):
     def pair(rng):
-        return tuple(rng.standard_normal((SIDE, SIDE)).astype(dtype) for _ in range(2))
-    return uploaded_pair_entry(b, label, "matmul:%s:%s:%d" % (label, np.dtype(dtype).name, SIDE), pair,
+        def one():
+            x = rng.standard_normal((side, side)).astype(dtype)
+            if np.dtype(dtype).kind == "c":
+                x.imag = rng.standard_normal((side, side))
+            return x
+        return one(), one()
+    return uploaded_pair_entry(b, label, "matmul:%s:%s:%d" % (label, np.dtype(dtype).name, side), pair,
                                CALLS[label], prepare=_no_tf32)
 
 
@@ -34,4 +42,7 @@ def cases(b, libs):
         out.append(Case("matmul, %s, %d x %d @ %d x %d, on the GPU" % (np.dtype(dtype).name, SIDE, SIDE, SIDE, SIDE),
                         "matmul", None, entries, targets.of("matmul"),
                         note="%.2g flop a product" % (2 * SIDE ** 3)))
+    entries = {label: _entry(b, label, np.complex64, COMPLEX_SIDE) for label in CALLS}
+    out.append(Case("matmul, complex64, %d x %d @ %d x %d, on the GPU" % ((COMPLEX_SIDE,) * 4), "matmul", None,
+                    entries, targets.of("complex"), note="%.2g real flop a product" % (8 * COMPLEX_SIDE ** 3)))
     return out

@@ -413,6 +413,47 @@ static PyObject *da_transpose(PyObject *op, PyObject *const *args, Py_ssize_t na
 
 static PyObject *get_T(PyObject *op, void *) { return permute(SELF, NULL); }
 
+/* d.real and d.imag, as NumPy's: views of a complex array's two parts (its strides,
+ * the imaginary part one component further on); of a real array, d.real is a view
+ * of it and d.imag a new array of zeros of its dtype. */
+static PyObject *part_of(DeviceArrayObject *self, int imaginary)
+{
+    if (dtype_kind(self->dtype) != 'c') {
+        if (!imaginary) {
+            DeviceArrayObject *same = devicearray_view(self->data, self->device, self->dtype, self->ndim,
+                                                       self->shape, self->strides, (PyObject *)self);
+            if (same != NULL) {
+                same->readonly = self->readonly;
+            }
+            return (PyObject *)same;
+        }
+        DeviceArrayObject *zeros = devicearray_empty(self->device, self->dtype, self->ndim, self->shape, 0);
+        if (zeros == NULL) {
+            return NULL;
+        }
+        va_array view;
+        unsigned char zero[16] = {0};
+        devicearray_describe(zeros, &view);
+        const va_status st = va_fill(self->device, &view, zero);
+        if (st != VA_SUCCESS) {
+            Py_DECREF(zeros);
+            return raise_status(st);
+        }
+        return (PyObject *)zeros;
+    }
+    const va_dtype part = self->dtype == VA_COMPLEX64 ? VA_FLOAT32 : VA_FLOAT64;
+    char *data = (char *)self->data + (imaginary ? va_dtype_size(part) : 0);
+    DeviceArrayObject *view = devicearray_view(data, self->device, part, self->ndim, self->shape, self->strides,
+                                               (PyObject *)self);
+    if (view != NULL) {
+        view->readonly = self->readonly;
+    }
+    return (PyObject *)view;
+}
+
+static PyObject *get_real(PyObject *op, void *) { return part_of(SELF, 0); }
+static PyObject *get_imag(PyObject *op, void *) { return part_of(SELF, 1); }
+
 static PyObject *permute_step(DeviceArrayObject *a, void *axes, int) { return permute(a, (PyObject *)axes); }
 
 static PyObject *module_permute(const char *fname, int axes_required, PyObject *const *args, Py_ssize_t nargs,
@@ -1162,6 +1203,9 @@ static PyMethodDef manipulation_methods[] = {
 
 static PyGetSetDef manipulation_getset[] = {
     {"T", get_T, NULL, "the transposed view", NULL},
+    {"real", get_real, NULL, "the real part: a view (of a complex array's real parts, or of a real array)", NULL},
+    {"imag", get_imag, NULL, "the imaginary part: a view of a complex array's, zeros of a real array's dtype",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

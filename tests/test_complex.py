@@ -266,6 +266,17 @@ def test_conversions_and_copies_on_the_gpu(dtype, rng):
             assert_complex_match(got, expected, 0, "astype %s: " % to)
     r = rng.standard_normal((5, 3))
     assert_complex_match(myModule.to_device(r).astype(dtype).get(), r.astype(dtype), 0)
+    # .real and .imag are views, as NumPy's: writing one writes the complex array
+    assert_complex_match(d.real.get(), x.real, 0)
+    assert_complex_match(d[:, ::-2].imag.get(), x[:, ::-2].imag, 0)
+    w = myModule.to_device(x)
+    w.imag[1:3] = 7.0
+    expected = x.copy()
+    expected.imag[1:3] = 7.0
+    assert_complex_match(w.get(), expected, 0)
+    dr = myModule.to_device(r)
+    assert_complex_match(dr.real.get(), r, 0)
+    assert_complex_match(dr.imag.get(), np.zeros_like(r), 0)
     z = myModule.zeros((4,), dtype=dtype)
     assert_complex_match(z.get(), np.zeros(4, dtype), 0)
     f = myModule.full((3,), 1.5 - 2j, dtype=dtype)
