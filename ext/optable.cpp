@@ -273,11 +273,12 @@ static PyObject *describe(va_op op)  /* what _op_table holds of one operation */
         }
         PyTuple_SET_ITEM(fixed, k, f);
     }
-    entry = Py_BuildValue("{s:s,s:s,s:i,s:i,s:O,s:s,s:s,s:s,s:s,s:i,s:d,s:i,s:O,s:O,s:O,s:s}",
+    entry = Py_BuildValue("{s:s,s:s,s:i,s:i,s:O,s:s,s:s,s:s,s:s,s:i,s:d,s:i,s:d,s:O,s:O,s:O,s:s}",
                           "name", info->name, "kind", kind_name(info->kind), "nin", info->nin,
                           "nparams", info->nparams, "args", args, "reference", info->reference,
                           "pyop", info->pyop, "doc", info->doc, "domain", domain_name(info->domain),
                           "ulp", info->ulp, "ulp_floor", info->ulp_floor, "complex_ulp", info->complex_ulp,
+                          "complex_ulp_floor", info->complex_ulp_floor,
                           "has_identity", info->has_identity ? Py_True : Py_False,
                           "results", results, "fixed_inputs", fixed, "origin", va_op_origin(op));
 fail:

@@ -109,7 +109,8 @@ def real(x, out=None):
     """``numpy.real`` of an array: a Python scalar is taken as a 0-d array first (NumPy's
     ``real(True)`` is the int 1, the Python bool's own ``.real``). A copy, as every
     operation's result."""
-    result = np.array(np.real(np.asarray(x)))
+    part = np.real(np.asarray(x))
+    result = np.array(part, dtype=part.dtype.newbyteorder("="))
     if out is not None:
         np.copyto(out, result)
         return out
@@ -118,7 +119,8 @@ def real(x, out=None):
 
 def imag(x, out=None):
     """``numpy.imag`` of an array, as ``real`` above: zeros of x's dtype for real x."""
-    result = np.array(np.imag(np.asarray(x)))
+    part = np.imag(np.asarray(x))
+    result = np.array(part, dtype=part.dtype.newbyteorder("="))
     if out is not None:
         np.copyto(out, result)
         return out

@@ -6,7 +6,10 @@ struct Cos {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return cos(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::ccos(x);  // complex_math.cuh
+        else return cos(x);
+    }
 };
 
 VA_ELEMENTWISE(cos, Cos, "a", 0, FLOAT, "numpy.cos", "", 4,

@@ -6,7 +6,10 @@ struct Cosh {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return cosh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::ccosh(x);  // complex_math.cuh
+        else return cosh(x);
+    }
 };
 
 VA_ELEMENTWISE(cosh, Cosh, "a", 0, FLOAT, "numpy.cosh", "", 4,

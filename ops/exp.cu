@@ -6,7 +6,10 @@ struct Exp {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return exp(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::cexp(x);  // complex_math.cuh
+        else return exp(x);
+    }
 };
 
 VA_ELEMENTWISE(exp, Exp, "a", 0, FLOAT, "numpy.exp", "", 4,

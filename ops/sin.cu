@@ -6,7 +6,10 @@ struct Sin {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return sin(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::csin(x);  // complex_math.cuh
+        else return sin(x);
+    }
 };
 
 VA_ELEMENTWISE(sin, Sin, "a", 0, FLOAT, "numpy.sin", "", 4,

@@ -6,7 +6,10 @@ struct Sinh {
     static constexpr int complex_ulp = 4;
 
     template <typename T>
-    __device__ T operator()(T x) const { return sinh(x); }
+    __device__ T operator()(T x) const {
+        if constexpr (va::is_complex_v<T>) return va::csinh(x);  // complex_math.cuh
+        else return sinh(x);
+    }
 };
 
 VA_ELEMENTWISE(sinh, Sinh, "a", 0, FLOAT, "numpy.sinh", "", 4,

@@ -33,6 +33,11 @@ def operations_md(ops):
         accuracy = "bit-identical" if op["ulp"] == 0 else "within %d ULP" % op["ulp"]
         if op["ulp"] and op["ulp_floor"] > 0:
             accuracy += " of max(\\|result\\|, %g)" % op["ulp_floor"]
+        if op["kind"] == "elementwise" and "complex128" in op["results"] and op["complex_ulp"] != op["ulp"]:
+            accuracy += "; complex: %s" % ("bit-identical" if op["complex_ulp"] == 0 else
+                                           "within %d ULP of the larger part%s" % (
+                                               op["complex_ulp"], " or of %g" % op["complex_ulp_floor"]
+                                               if op["complex_ulp_floor"] > 0 else ""))
         if op["kind"] == "reduction":
             accuracy = "exact for integers; floats within rounding" if op["name"] in ("sum", "prod") else accuracy
         if op["kind"] == "raw":

@@ -268,7 +268,7 @@ def test_asarray_defaults_and_dtypes(dtype):
     check(xp.asarray(a), a)
     # Python ints and floats take the default dtypes (int64, float64), whatever the list came from.
     kind = np.dtype(dtype).kind
-    default = np.int64 if kind in "iu" else np.float64 if kind == "f" else np.dtype(dtype)
+    default = {"i": np.int64, "u": np.int64, "f": np.float64, "c": np.complex128}.get(kind, np.dtype(dtype))
     check(xp.asarray(a.tolist()), np.asarray(a.tolist(), dtype=default))
     check(xp.asarray(3), np.asarray(3, dtype=np.int64))
     check(xp.asarray(2.5), np.asarray(2.5))

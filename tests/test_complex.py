@@ -60,7 +60,7 @@ def complex_values(dtype, shape, rng, special=True):
     return z.reshape(shape)
 
 
-def assert_complex_match(got, expected, ulp, msg=""):
+def assert_complex_match(got, expected, ulp, msg="", floor=0.0):
     g, e = np.asarray(got), np.asarray(expected)
     assert g.dtype == e.dtype and g.shape == e.shape, (msg, g.dtype, e.dtype, g.shape, e.shape)
     if e.dtype.kind != "c":
@@ -73,11 +73,33 @@ def assert_complex_match(got, expected, ulp, msg=""):
         assert_floats_match(g.real, e.real, msg=msg + "real part: ")
         assert_floats_match(g.imag, e.imag, msg=msg + "imaginary part: ")
         return
-    scale = np.maximum(np.abs(np.where(np.isfinite(e.real), e.real, 0)),
-                       np.abs(np.where(np.isfinite(e.imag), e.imag, 0)))
+    scale = np.maximum(np.maximum(np.abs(np.where(np.isfinite(e.real), e.real, 0)),
+                                  np.abs(np.where(np.isfinite(e.imag), e.imag, 0))), floor)
     tol = ulp * np.spacing(scale.astype(e.real.dtype))
     assert_floats_match(g.real, e.real, tol=tol, zero_sign=False, msg=msg + "real part: ")
     assert_floats_match(g.imag, e.imag, tol=tol, zero_sign=False, msg=msg + "imaginary part: ")
+
+
+def test_the_complex_comparison_can_fail():
+    """assert_complex_match refuses what it must: a part past the bound, a NaN or an
+    infinity where NumPy has none, a zero of the other sign where bit-identity is
+    declared; and at a floor it admits an ULP of the floor, not more than the bound."""
+    e = np.array([1 + 2j, 3 - 4j, 0j], np.complex128)
+    assert_complex_match(e.copy(), e, 0)
+    for bad in (np.array([1 + 2j, 3 - 4j, complex(-0.0, 0.0)]), np.array([1 + 2j, complex(3, np.nan), 0j]),
+                e + np.array([0, 1e-15, 0])):
+        with pytest.raises(AssertionError):
+            assert_complex_match(bad, e, 0)
+    near = e + np.array([3 * np.spacing(2.0), 0, 0])
+    assert_complex_match(near, e, 4)
+    with pytest.raises(AssertionError):
+        assert_complex_match(e + np.array([5 * np.spacing(2.0), 0, 0]), e, 4)
+    tiny = np.array([1e-20 + 1e-20j])
+    assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4, floor=1.0)
+    with pytest.raises(AssertionError):
+        assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4)
+    with pytest.raises(AssertionError):
+        assert_complex_match(tiny + 5 * np.spacing(1.0), tiny, 4, floor=1.0)
 
 
 # ------------------------------------------------------------------ dtype rules (CPU)
@@ -204,13 +226,52 @@ def test_device_values_match_numpy(op, dtype, values, rng):
         arrays[1] = arrays[1] / np.maximum(1, np.abs(arrays[1]))
     expected = np.asarray(reference(op)(*arrays))
     got = getattr(myModule, op["name"])(*[myModule.to_device(a) for a in arrays])
-    assert_complex_match(got.get(), expected, op["complex_ulp"], "%s %s: " % (op["name"], dtype))
+    assert_complex_match(got.get(), expected, op["complex_ulp"], "%s %s: " % (op["name"], dtype),
+                         op["complex_ulp_floor"])
     # mixed: a real array and a Python complex join as NumPy's do
     if op["nin"] == 2 and op["name"] != "where":
         r = rng.standard_normal(shape).astype(np.float32 if dtype == "complex64" else np.float64)
         expected = np.asarray(reference(op)(r, arrays[1]))
         got = getattr(myModule, op["name"])(myModule.to_device(r), myModule.to_device(arrays[1]))
-        assert_complex_match(got.get(), expected, op["complex_ulp"], "%s real+%s: " % (op["name"], dtype))
+        assert_complex_match(got.get(), expected, op["complex_ulp"], "%s real+%s: " % (op["name"], dtype),
+                             op["complex_ulp_floor"])
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("name", ["add", "multiply", "divide", "sqrt", "exp", "absolute", "equal", "where", "conj"])
+@pytest.mark.gpu
+@requires_gpu
+def test_strided_broadcast_and_mixed_operands(name, dtype, rng):
+    """The layouts complex operations stage through contiguous buffers (strided,
+    reversed, broadcast and mixed-dtype inputs; a strided out=) give NumPy's values."""
+    op = next(o for o in WITH_COMPLEX if o["name"] == name)
+    f, ref = getattr(myModule, name), reference(op)
+    base = complex_values(dtype, (8, 12), rng)
+    other = complex_values(dtype, (8, 12), rng)
+    d, e = myModule.to_device(base), myModule.to_device(other)
+
+    cases = [
+        (base[::2, 1::3], other[::2, 1::3], d[::2, 1::3], e[::2, 1::3]),          # strided
+        (base[::-1, ::-1], other, d[::-1, ::-1], e),                               # reversed
+        (base[:, :1], other[:1, :], d[:, :1], e[:1, :]),                           # broadcast (8,1) with (1,12)
+        (base.real.copy(), other, myModule.to_device(base.real.copy()), e),       # float with complex
+        (base.T, other.T, d.T, e.T),                                               # Fortran order
+    ]
+    for hx, hy, dx, dy in cases:
+        if name == "where":
+            c = rng.random(np.broadcast_shapes(hx.shape, hy.shape)) < 0.5
+            expected, got = ref(c, hx, hy), f(myModule.to_device(c), dx, dy)
+        else:
+            expected = ref(*[hx, hy][: op["nin"]])
+            got = f(*[dx, dy][: op["nin"]])
+        assert_complex_match(got.get(), np.asarray(expected), op["complex_ulp"], "%s %s: " % (name, dtype),
+                             op["complex_ulp_floor"])
+    if op["nin"] == 2 and name != "where":
+        out = myModule.zeros((8, 24), dtype=np.asarray(ref(base, other)).dtype)
+        f(d, e, out=out[:, ::2])
+        assert_complex_match(out.get()[:, ::2], np.asarray(ref(base, other)), op["complex_ulp"], name,
+                             op["complex_ulp_floor"])
+        assert not np.asarray(out.get()[:, 1::2]).any()
 
 
 @pytest.mark.parametrize("dtype", COMPLEX)
@@ -243,6 +304,16 @@ def test_reductions_on_the_gpu(dtype, layout, rng):
     assert bool(myModule.any(myModule.to_device(np.array([0j, 1j], dtype))).get())
     assert not bool(myModule.all(myModule.to_device(np.array([0j, 1j], dtype))).get())
     assert int(myModule.count_nonzero(myModule.to_device(np.array([0j, 1j, 2, complex("nan")], dtype))).get()) == 3
+    # over axes, and strided: the truth values are read from a bool conversion
+    z = complex_values(dtype, (40, 30), rng)
+    z[z.real > 1] = 0
+    dz = myModule.to_device(z)[:, ::2]
+    np.testing.assert_array_equal(myModule.any(dz, axis=0).get(), np.any(z[:, ::2], axis=0))
+    np.testing.assert_array_equal(myModule.all(dz, axis=1).get(), np.all(z[:, ::2], axis=1))
+    np.testing.assert_array_equal(myModule.count_nonzero(dz, axis=0).get(), np.count_nonzero(z[:, ::2], axis=0))
+    sums = myModule.sum(dz, axis=0).get()
+    assert sums.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(sums, np.sum(z[:, ::2].astype(np.complex128), axis=0), rtol=1e-5, atol=1e-3)
 
 
 @pytest.mark.parametrize("dtype", COMPLEX)

@@ -390,7 +390,7 @@ def test_cupy_lifetimes(cp):
 
 
 def test_cupy_unsupported_dtypes(cp):
-    for dt in (cp.float16, cp.complex64, cp.complex128):
+    for dt in (cp.float16,):
         x = cp.zeros(4, dtype=dt)
         with pytest.raises(TypeError):
             mm.asarray(x)
@@ -478,7 +478,25 @@ def test_torch_out(torch, rng):
     H.assert_same(out, expected)
 
 
-@pytest.mark.parametrize("bad", ["float16", "bfloat16", "complex64", "complex128"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_cupy_and_torch_complex_arrays_are_shared(cp, torch, dtype):
+    """Complex arrays cross by the CUDA array interface and DLPack without a copy, and
+    come back as the same values."""
+    x = cp.arange(6, dtype=dtype) * (1 - 2j)
+    d = mm.asarray(x)
+    assert d.dtype == np.dtype(dtype) and d.ptr == x.data.ptr
+    np.testing.assert_array_equal(d.get(), cp.asnumpy(x))
+    np.testing.assert_array_equal(mm.from_dlpack(x).get(), cp.asnumpy(x))
+    back = cp.asarray(mm.multiply(d, 1j))
+    np.testing.assert_array_equal(cp.asnumpy(back), cp.asnumpy(x) * 1j)
+    t = torch.arange(6, dtype=getattr(torch, dtype), device="cuda") * (1 - 2j)
+    dt = mm.from_dlpack(t)
+    assert dt.dtype == np.dtype(dtype) and dt.ptr == t.data_ptr()
+    np.testing.assert_array_equal(dt.get(), t.cpu().numpy())
+    np.testing.assert_array_equal(torch.from_dlpack(dt).cpu().numpy(), t.cpu().numpy())
+
+
+@pytest.mark.parametrize("bad", ["float16", "bfloat16"])
 def test_torch_unsupported_dtypes(torch, bad):
     t = torch.zeros(4, dtype=getattr(torch, bad), device="cuda")
     with pytest.raises(TypeError):

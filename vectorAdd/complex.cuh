@@ -12,6 +12,10 @@ namespace va {
 template <typename R>
 using complex = cuda::std::complex<R>;
 
+// A complex function too large to copy into every kernel that calls it
+// (complex_math.cuh says why).
+#define VA_COMPLEX_OUTLINED __host__ __device__ __noinline__
+
 template <typename T>
 struct IsComplex : std::false_type {};
 template <typename R>
@@ -107,7 +111,7 @@ __host__ __device__ __forceinline__ complex<R> creciprocal(complex<R> z) {
 // with C99 Annex G's special values; parts near overflow are scaled by 1/4
 // first (the root then doubles).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> csqrt(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> csqrt(complex<R> z) {
     R a = z.real(), b = z.imag();
     if (a == R(0) && b == R(0)) return complex<R>(R(0), b);
     if (isinf(b)) return complex<R>(R(INFINITY), b);
@@ -151,7 +155,7 @@ __host__ __device__ __forceinline__ complex<R> csign(complex<R> z) {
 // squaring (a negative one as the reciprocal of that product); the rest as
 // exp(b log a).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> cpow(complex<R> a, complex<R> b) {
+VA_COMPLEX_OUTLINED complex<R> cpow(complex<R> a, complex<R> b) {
     const R br = b.real(), bi = b.imag();
     if (br == R(0) && bi == R(0)) return complex<R>(R(1), R(0));
     if (a.real() == R(0) && a.imag() == R(0)) {

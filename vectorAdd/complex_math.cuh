@@ -5,11 +5,28 @@
 // formulas ("Branch cuts for complex elementary functions", 1987), which add no
 // two quantities of opposite sign; infinite and NaN ones take libcu++'s, which
 // give C99 Annex G's values.
+//
+// Each is compiled once per component type and called from the kernels of its
+// operation (VA_COMPLEX_OUTLINED): inlined, every kernel variant (packed,
+// single, strided) of both complex types held its own copy, and the complex
+// module's machine code came to 0.56 MB an architecture (session 18).
 #pragma once
 
 #include "complex.cuh"
 
 namespace va {
+
+// The wrappers of libcu++'s functions the operations call, outlined as the rest.
+template <typename R>
+VA_COMPLEX_OUTLINED complex<R> cexp(complex<R> z) { return cuda::std::exp(z); }
+template <typename R>
+VA_COMPLEX_OUTLINED complex<R> csin(complex<R> z) { return cuda::std::sin(z); }
+template <typename R>
+VA_COMPLEX_OUTLINED complex<R> ccos(complex<R> z) { return cuda::std::cos(z); }
+template <typename R>
+VA_COMPLEX_OUTLINED complex<R> csinh(complex<R> z) { return cuda::std::sinh(z); }
+template <typename R>
+VA_COMPLEX_OUTLINED complex<R> ccosh(complex<R> z) { return cuda::std::cosh(z); }
 
 template <typename R>
 __host__ __device__ __forceinline__ bool finite_parts(complex<R> z) {
@@ -18,7 +35,7 @@ __host__ __device__ __forceinline__ bool finite_parts(complex<R> z) {
 
 // asin(z) = atan(Re z / Re(sqrt(1-z) sqrt(1+z))) + i asinh(Im(conj(sqrt(1-z)) sqrt(1+z))).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> casin(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> casin(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::asin(z);
     const complex<R> m = csqrt(complex<R>(R(1) - z.real(), -z.imag()));
     const complex<R> p = csqrt(complex<R>(R(1) + z.real(), z.imag()));
@@ -28,7 +45,7 @@ __host__ __device__ __forceinline__ complex<R> casin(complex<R> z) {
 
 // acos(z) = 2 atan(Re sqrt(1-z) / Re sqrt(1+z)) + i asinh(Im(conj(sqrt(1+z)) sqrt(1-z))).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> cacos(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> cacos(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::acos(z);
     const complex<R> m = csqrt(complex<R>(R(1) - z.real(), -z.imag()));
     const complex<R> p = csqrt(complex<R>(R(1) + z.real(), z.imag()));
@@ -37,7 +54,7 @@ __host__ __device__ __forceinline__ complex<R> cacos(complex<R> z) {
 
 // acosh(z) = asinh(Re(conj(sqrt(z-1)) sqrt(z+1))) + 2i atan(Im sqrt(z-1) / Re sqrt(z+1)).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> cacosh(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> cacosh(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::acosh(z);
     const complex<R> m = csqrt(complex<R>(z.real() - R(1), z.imag()));
     const complex<R> p = csqrt(complex<R>(z.real() + R(1), z.imag()));
@@ -46,7 +63,7 @@ __host__ __device__ __forceinline__ complex<R> cacosh(complex<R> z) {
 
 // asinh(z) = -i asin(iz).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> casinh(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> casinh(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::asinh(z);
     const complex<R> w = casin(complex<R>(-z.imag(), z.real()));
     return complex<R>(w.imag(), -w.real());
@@ -55,7 +72,7 @@ __host__ __device__ __forceinline__ complex<R> casinh(complex<R> z) {
 // atanh(z) = log1p(4x / ((1-x)^2 + y^2)) / 4 + i atan2(2y, (1-x)(1+x) - y^2) / 2,
 // for x >= 0 (where log1p's argument is not near -1); atanh(-z) = -atanh(z).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> catanh(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> catanh(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::atanh(z);
     if (signbit(z.real())) {
         const complex<R> w = catanh(complex<R>(-z.real(), -z.imag()));
@@ -68,7 +85,7 @@ __host__ __device__ __forceinline__ complex<R> catanh(complex<R> z) {
 
 // atan(z) = -i atanh(iz).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> catan(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> catan(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::atan(z);
     const complex<R> w = catanh(complex<R>(-z.imag(), z.real()));
     return complex<R>(w.imag(), -w.real());
@@ -77,7 +94,7 @@ __host__ __device__ __forceinline__ complex<R> catan(complex<R> z) {
 // tanh(x + iy) from t = tan y and s = sinh x (Kahan); past |x| = 22 (9 for
 // float) it is +-1 and a vanishing imaginary part.
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> ctanh(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> ctanh(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::tanh(z);
     const R x = z.real(), y = z.imag();
     constexpr R big = std::is_same<R, float>::value ? R(9) : R(22);
@@ -92,7 +109,7 @@ __host__ __device__ __forceinline__ complex<R> ctanh(complex<R> z) {
 
 // tan(z) = -i tanh(iz).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> ctan(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> ctan(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::tan(z);
     const complex<R> w = ctanh(complex<R>(-z.imag(), z.real()));
     return complex<R>(w.imag(), -w.real());
@@ -101,7 +118,7 @@ __host__ __device__ __forceinline__ complex<R> ctan(complex<R> z) {
 // log(z) = log|z| + i arg z; near |z| = 1, log|z| as log1p(|z|^2 - 1) / 2 with
 // |z|^2 - 1 formed from x^2 - 1 = (x - 1)(x + 1), whose factors are exact there.
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> clog(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> clog(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::log(z);
     R a = fabs(z.real()), b = fabs(z.imag());
     if (a < b) {
@@ -117,7 +134,7 @@ __host__ __device__ __forceinline__ complex<R> clog(complex<R> z) {
 // log1p(z) = log(1 + z), its real part near z = 0 as log1p(2x + x^2 + y^2) / 2
 // (NumPy 2's, as exact there as the real log1p).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> clog1p(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> clog1p(complex<R> z) {
     const R x = z.real(), y = z.imag();
     if (!finite_parts(z) || !(fabs(x) < R(0.5) && fabs(y) < R(0.5)))
         return complex<R>(log(hypot(x + R(1), y)), atan2(y, x + R(1)));
@@ -126,7 +143,7 @@ __host__ __device__ __forceinline__ complex<R> clog1p(complex<R> z) {
 
 // NumPy's complex expm1 (umath's funcs): expm1(a) cos(b) - 2 sin^2(b / 2) + i exp(a) sin(b).
 template <typename R>
-__host__ __device__ __forceinline__ complex<R> cexpm1(complex<R> z) {
+VA_COMPLEX_OUTLINED complex<R> cexpm1(complex<R> z) {
     const R h = sin(z.imag() / R(2));
     return complex<R>(mul_rn(expm1(z.real()), cos(z.imag())) - mul_rn(R(2) * h, h), mul_rn(exp(z.real()), sin(z.imag())));
 }

@@ -71,6 +71,21 @@ va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int6
     return VA_SUCCESS;
 }
 
+va_status contiguous_view_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
+                             DeviceBuffer *buffer, va_array *view) {
+    const void *data = nullptr;
+    VA_CHECK(contiguous_as(device, stream, a, n, dtype, buffer, &data));
+    *view = *a;
+    view->data = const_cast<void *>(data);
+    view->dtype = dtype;
+    int64_t step = static_cast<int64_t>(va_dtype_size(dtype));
+    for (int d = view->ndim - 1; d >= 0; --d) {
+        view->strides[d] = step;
+        step *= view->shape[d];
+    }
+    return VA_SUCCESS;
+}
+
 }  // namespace va
 
 extern "C" {

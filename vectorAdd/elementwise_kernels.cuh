@@ -17,6 +17,10 @@
 #include "op_registry.cuh"
 #include "op_types.cuh"
 #include "runtime.cuh"
+#if defined(VA_TYPE_PART)
+#include "memory.cuh"
+#include "ops.cuh"
+#endif
 
 namespace va {
 
@@ -205,6 +209,46 @@ constexpr size_t widest_input(std::index_sequence<I...>) {
     return w;
 }
 template <typename Op, typename T, int NP, typename L>
+va_status launch_typed(const ElementwiseCall &c);
+
+#if defined(VA_TYPE_PART)
+// A complex operation of the library's over strided, broadcast or mixed-dtype
+// operands: each such input converted into a contiguous buffer of the type the
+// functor reads (contiguous_as), the contiguous kernel run, a strided output
+// written back from a buffer. More passes than one general kernel would make, for
+// layouts complex code seldom meets: a general kernel for each complex operation
+// and type was 41% of the complex module's machine code, which the release wheel
+// has no room for (bench/NOTES.md, session 18). A user's file, compiled whole,
+// keeps its general kernels.
+template <typename Op, typename T, int NP, typename L>
+va_status launch_staged(const ElementwiseCall &c, const va_dtype *in_dtypes) {
+    using Out = typename OutOf<Op, T, NP, L>::type;
+    DeviceBuffer b0(c.device, c.stream), b1(c.device, c.stream), b2(c.device, c.stream), b3(c.device, c.stream);
+    DeviceBuffer *buffers[VA_MAX_INPUTS] = {&b0, &b1, &b2, &b3};
+    va_array in[VA_MAX_INPUTS];
+    for (int k = 0; k < L::size; ++k)
+        VA_CHECK(contiguous_view_as(c.device, c.stream, &c.in[k], c.n, in_dtypes[k], buffers[k], &in[k]));
+    va_array out = *c.out;
+    DeviceBuffer staged_out(c.device, c.stream);
+    const bool direct = va_is_c_contiguous(c.out) != 0;
+    if (!direct) {
+        VA_CHECK(staged_out.allocate(static_cast<size_t>(c.n) * sizeof(StoredT<Out>)));
+        out.data = staged_out.get();
+        int64_t step = static_cast<int64_t>(sizeof(StoredT<Out>));
+        for (int d = out.ndim - 1; d >= 0; --d) {
+            out.strides[d] = step;
+            step *= out.shape[d];
+        }
+    }
+    ElementwiseCall packed = c;
+    packed.in = in;
+    packed.out = &out;
+    VA_CHECK((launch_typed<Op, T, NP, L>(packed)));
+    return direct ? VA_SUCCESS : convert_on_stream(c.device, c.stream, &out, c.out, c.n);
+}
+#endif
+
+template <typename Op, typename T, int NP, typename L>
 va_status launch_typed(const ElementwiseCall &c) {
     using Out = typename OutOf<Op, T, NP, L>::type;
     constexpr int N = L::size;
@@ -238,7 +282,9 @@ va_status launch_typed(const ElementwiseCall &c) {
         else if (walk.ndim == 1 && step != static_cast<int64_t>(va_dtype_size(kInDtypes[k]))) contiguous = false;
     }
     if (contiguous) {
-        constexpr int G = static_cast<int>(
+        // Complex operations take one element a thread (8 or 16 bytes a load): one
+        // kernel instead of two for complex64 (the complex module's size, session 18).
+        constexpr int G = is_complex_v<T> ? 1 : static_cast<int>(
             16 / std::max(sizeof(StoredT<Out>), widest_input<L>(std::make_index_sequence<N>())));
         bool packed = reinterpret_cast<uintptr_t>(c.out->data) % (sizeof(StoredT<Out>) * G) == 0;
         for (int k = 0; k < N; ++k)
@@ -267,11 +313,18 @@ va_status launch_typed(const ElementwiseCall &c) {
         }
         return VA_SUCCESS;
     }
-    constexpr auto kernel = elementwise_general<Op, T, NP, L>;
-    VA_CUDA_CHECK(launch_kernel(c.device, kernel, resident_grid<kernel>(c.device, c.n, kElementwiseThreads),
-                                kElementwiseThreads, c.stream, ptrs, dtypes, params,
-                                static_cast<char *>(c.out->data), c.n, walk));
-    return VA_SUCCESS;
+#if defined(VA_TYPE_PART)
+    if constexpr (is_complex_v<T>) {
+        return launch_staged<Op, T, NP, L>(c, kInDtypes);
+    } else
+#endif
+    {
+        constexpr auto kernel = elementwise_general<Op, T, NP, L>;
+        VA_CUDA_CHECK(launch_kernel(c.device, kernel, resident_grid<kernel>(c.device, c.n, kElementwiseThreads),
+                                    kElementwiseThreads, c.stream, ptrs, dtypes, params,
+                                    static_cast<char *>(c.out->data), c.n, walk));
+        return VA_SUCCESS;
+    }
 }
 
 // The launcher a declaration instantiates: every compute type of its domain

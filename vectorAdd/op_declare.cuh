@@ -97,25 +97,11 @@ template <int Counter>
 struct OpRow;  // one specialisation per declaration, in op_table.cu
 
 // A functor's host check (a static constexpr const char *host_check), or "".
-template <typename Op, typename = void>
-struct HostCheck {
-    static constexpr const char *value = "";
-};
-template <typename Op>
-struct HostCheck<Op, std::void_t<decltype(Op::host_check)>> {
-    static constexpr const char *value = Op::host_check;
-};
+VA_OPTIONAL_MEMBER_(HostCheck, host_check, const char *, "")
 
 // A functor's ULP floor (a static constexpr double ulp_floor), or 0: ULP are
 // counted at max(|result|, ulp_floor) (va_op_info).
-template <typename Op, typename = void>
-struct UlpFloor {
-    static constexpr double value = 0.0;
-};
-template <typename Op>
-struct UlpFloor<Op, std::void_t<decltype(Op::ulp_floor)>> {
-    static constexpr double value = Op::ulp_floor;
-};
+VA_OPTIONAL_MEMBER_(UlpFloor, ulp_floor, double, 0.0)
 
 // The row of an elementwise declaration: result dtypes and fixed inputs from
 // the functor's own types, for each compute type of its domain.
@@ -126,7 +112,7 @@ OpEntry elementwise_row(const char *name, const char *args, const char *referenc
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_ELEMENTWISE, NIN, NP, args, reference, pyop, doc,
                         HostCheck<Op>::value, D, ulp, 1, {}, {}, UlpFloor<Op>::value,
-                        ComplexUlp<Op>::value};
+                        ComplexUlp<Op>::value, ComplexUlpFloor<Op>::value};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
     for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
     auto fill = [&](auto t) {
@@ -161,7 +147,7 @@ OpEntry reduction_row(const char *name, const char *reference, const char *pyop,
                       va_status (*launch_axes)(const AxesCall &)) {
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_REDUCTION, 1, 0, "a", reference, pyop, doc, "", D, ulp,
-                        has_identity, {}, {}, 0.0, ulp};
+                        has_identity, {}, {}, 0.0, ulp, 0.0};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) {
         e.info.result[t] = VA_DTYPE_COUNT;
         e.accumulator[t] = VA_DTYPE_COUNT;
@@ -184,7 +170,7 @@ inline OpEntry raw_row(const char *name, const char *args, int nin, int nparams,
                        const char *doc, va_status (*launch)(const RawCall &)) {
     OpEntry e = {};
     e.info = va_op_info{name, VA_KIND_RAW, nin, nparams, args, "", "", doc, "", VA_DOMAIN_FIXED, 0, 1, {}, {},
-                        0.0, 0};
+                        0.0, 0, 0.0};
     for (int t = 0; t < VA_DTYPE_COUNT; ++t) e.info.result[t] = VA_DTYPE_COUNT;
     for (int k = 0; k < VA_MAX_INPUTS; ++k) e.info.fixed_input[k] = VA_DTYPE_COUNT;
     e.info.result[dtype] = dtype;

@@ -110,7 +110,10 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     va_dtype c = p;
     switch (e->info.domain) {
         case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_SAME: case VA_DOMAIN_MEAN:
-        case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: break;
+        case VA_DOMAIN_INDEX: break;
+        // Truth values of complex numbers: computed from the input converted to
+        // bool (domain_has says why).
+        case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT: if (va::is_complex_dtype(p)) c = VA_BOOL; break;
         // NumPy refuses bool outright (subtract, negative, positive, sign).
         case VA_DOMAIN_NUMBER: if (p == VA_BOOL) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE); break;
         // bool takes NumPy's first loop it casts to, int8.

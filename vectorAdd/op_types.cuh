@@ -126,10 +126,12 @@ __host__ __device__ constexpr bool is_complex_dtype(va_dtype t) { return t == VA
 // only where its functor says so too (ComplexUlp, op_declare.cuh).
 constexpr bool domain_has(va_domain domain, va_dtype t) {
     switch (domain) {
-        case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_MEAN: case VA_DOMAIN_LOGICAL:
-        case VA_DOMAIN_COUNT:
+        case VA_DOMAIN_ALL: case VA_DOMAIN_SUM: case VA_DOMAIN_MEAN:
             return t == VA_BOOL || is_integer_dtype(t) || is_float_dtype(t) || is_complex_dtype(t);
-        case VA_DOMAIN_SAME: case VA_DOMAIN_INDEX:
+        // LOGICAL and COUNT read a complex input as bool, converted first
+        // (va_op_dtypes): their own complex kernels would be a third of the
+        // complex module (bench/NOTES.md, session 18).
+        case VA_DOMAIN_SAME: case VA_DOMAIN_INDEX: case VA_DOMAIN_LOGICAL: case VA_DOMAIN_COUNT:
             return t == VA_BOOL || is_integer_dtype(t) || is_float_dtype(t);
         case VA_DOMAIN_NUMBER: case VA_DOMAIN_ARITHMETIC:
             return is_integer_dtype(t) || is_float_dtype(t) || is_complex_dtype(t);
@@ -158,6 +160,22 @@ struct ComplexUlp<Op, std::void_t<decltype(Op::complex_ulp)>> {
     static constexpr bool present = true;
     static constexpr int value = Op::complex_ulp;
 };
+
+// TRAIT<Op>::value: a functor's optional `static constexpr` MEMBER, or DEFAULT (the
+// declaration's optional fields, docs/adding-a-kernel.md).
+#define VA_OPTIONAL_MEMBER_(TRAIT, MEMBER, TYPE, DEFAULT)                               \
+    template <typename Op, typename = void>                                            \
+    struct TRAIT {                                                                     \
+        static constexpr TYPE value = DEFAULT;                                         \
+    };                                                                                 \
+    template <typename Op>                                                             \
+    struct TRAIT<Op, std::void_t<decltype(Op::MEMBER)>> {                              \
+        static constexpr TYPE value = Op::MEMBER;                                      \
+    };
+
+// Where the complex ULP are counted at no less than a scale (complex_ulp_floor):
+// as ulp_floor for the real loops, for a result NumPy itself computes no better.
+VA_OPTIONAL_MEMBER_(ComplexUlpFloor, complex_ulp_floor, double, 0.0)
 
 // A list of input types.
 template <typename... A>

@@ -50,5 +50,8 @@ va_status convert_on_stream(int device, cudaStream_t stream, const va_array *src
 // already is one, else a converted copy queued on `stream` into `buffer`.
 va_status contiguous_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
                         DeviceBuffer *buffer, const void **data);
+// The same as a view: a's shape, C-order strides of `dtype` (a itself when it is one).
+va_status contiguous_view_as(int device, cudaStream_t stream, const va_array *a, int64_t n, va_dtype dtype,
+                             DeviceBuffer *buffer, va_array *view);
 
 }  // namespace va

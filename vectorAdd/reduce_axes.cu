@@ -9,6 +9,7 @@
 
 #include "error.cuh"
 #include "layout.cuh"
+#include "memory.cuh"
 #include "ops.cuh"
 
 namespace va {
@@ -127,9 +128,19 @@ va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes,
     if (call.plan.reduced == 0 && !e->info.has_identity) VA_FAIL(VA_ERROR_INVALID_VALUE);
     if (call.plan.outputs == 0) return VA_SUCCESS;
     VA_ENTER_STREAM(device, scope, stream);
+    // An input the op computes in another dtype (complex for all, any and
+    // count_nonzero: read as bool, va_op_dtypes) is converted first.
+    va::DeviceBuffer staged(device, stream);
+    va_array input = *a;
+    if (compute != a->dtype) {
+        int64_t n = 0;
+        VA_CHECK(va::validate(a, &n));
+        VA_CHECK(va::contiguous_view_as(device, stream, a, n, compute, &staged, &input));
+        VA_CHECK(va::make_plan(&input, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
+    }
     call.device = device;
     call.stream = stream;
-    call.dtype = a->dtype;
+    call.dtype = input.dtype;
     VA_CHECK(va::device_scratch(device, &call.scratch));
     return e->reduce_axes(call);
 }

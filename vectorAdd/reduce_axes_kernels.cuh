@@ -328,11 +328,18 @@ va_status launch_axes_typed(const AxesCall &c) {
         constexpr int64_t size = static_cast<int64_t>(sizeof(StoredT<T>));
         bool contig = p.nreduced == 1 && fast_reduced == size && reinterpret_cast<uintptr_t>(p.in) % size == 0;
         for (int k = 0; k < p.nkept; ++k) contig = contig && p.kept_in[k] % size == 0;
-        if (p.reduced >= 4096)
-            return contig ? launch_rows<Op, T, Acc, Out, kReduceThreads, true>(c, kept, reduced)
-                          : launch_rows<Op, T, Acc, Out, kReduceThreads, false>(c, kept, reduced);
-        return contig ? launch_rows<Op, T, Acc, Out, 32, true>(c, kept, reduced)
-                      : launch_rows<Op, T, Acc, Out, 32, false>(c, kept, reduced);
+        // Complex elements are 8 or 16 bytes already: packs gain them little, and
+        // their kernels' machine code is the largest of the complex module.
+        if constexpr (is_complex_v<T>) {
+            if (p.reduced >= 4096) return launch_rows<Op, T, Acc, Out, kReduceThreads, false>(c, kept, reduced);
+            return launch_rows<Op, T, Acc, Out, 32, false>(c, kept, reduced);
+        } else {
+            if (p.reduced >= 4096)
+                return contig ? launch_rows<Op, T, Acc, Out, kReduceThreads, true>(c, kept, reduced)
+                              : launch_rows<Op, T, Acc, Out, kReduceThreads, false>(c, kept, reduced);
+            return contig ? launch_rows<Op, T, Acc, Out, 32, true>(c, kept, reduced)
+                          : launch_rows<Op, T, Acc, Out, 32, false>(c, kept, reduced);
+        }
     }
     return launch_columns<Op, T, Acc, Out>(c, kept, reduced);
 }

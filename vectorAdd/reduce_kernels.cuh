@@ -184,7 +184,9 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
     Walk walk;
     make_walk(views, 1, &walk);
     using S = StoredT<T>;
-    constexpr int G = static_cast<int>(16 / sizeof(S));
+    // One complex element a load (8 or 16 bytes): one instantiation fewer for
+    // complex64, whose code is the complex module's bulk (reduce_axes_kernels.cuh).
+    constexpr int G = is_complex_v<T> ? 1 : static_cast<int>(16 / sizeof(S));
     const bool contiguous = walk.ndim == 0 ||
                             (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(S)));
     const char *data = static_cast<const char *>(c.a->data);

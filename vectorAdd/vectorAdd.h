@@ -127,8 +127,11 @@ typedef struct va_op_info {
     double ulp_floor;
     /* Since VA_MODULE_ABI 4: where the operation has complex loops (result[] of
      * VA_COMPLEX64 and VA_COMPLEX128), how many ULP they may differ from NumPy's,
-     * counted at the larger magnitude of the expected value's two parts. */
+     * counted at the larger magnitude of the expected value's two parts, or at
+     * complex_ulp_floor where that is larger (0 for most; log1p, whose NumPy
+     * result near 0 is off by an ULP of 1, declares 1). */
     int32_t complex_ulp;
+    double complex_ulp_floor;
 } va_op_info;
 
 /* How many operations the table holds at most: the built-in ones and those
