@@ -489,7 +489,7 @@ def test_cupy_and_torch_complex_arrays_are_shared(cp, torch, dtype):
     np.testing.assert_array_equal(mm.from_dlpack(x).get(), cp.asnumpy(x))
     back = cp.asarray(mm.multiply(d, 1j))
     np.testing.assert_array_equal(cp.asnumpy(back), cp.asnumpy(x) * 1j)
-    t = torch.arange(6, dtype=getattr(torch, dtype), device="cuda") * (1 - 2j)
+    t = torch.arange(6, device="cuda").to(getattr(torch, dtype)) * (1 - 2j)
     dt = mm.from_dlpack(t)
     assert dt.dtype == np.dtype(dtype) and dt.ptr == t.data_ptr()
     np.testing.assert_array_equal(dt.get(), t.cpu().numpy())
