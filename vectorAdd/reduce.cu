@@ -9,6 +9,7 @@
 #include "error.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
+#include "op_types.cuh"
 #include "ops.cuh"
 
 namespace va {
@@ -80,12 +81,15 @@ va_status check_reduce(va_op op, const va_array *a, int64_t *n, va_dtype *result
 va_status reduce_on_stream(int device, cudaStream_t stream, va_op op, const va_array *a, int64_t n,
                            ReduceScratch scratch, void *result, bool to_accumulator) {
     // An input the op computes in another dtype (complex for all, any and
-    // count_nonzero: read as bool, va_op_dtypes) is converted first.
-    va_dtype compute, result_dtype;
-    VA_CHECK(va_op_dtypes(op, 1, &a->dtype, nullptr, &compute, &result_dtype));
+    // count_nonzero: read as bool, va_op_dtypes) is converted first. Only complex
+    // inputs are asked: the n = 1 rows time this path.
     DeviceBuffer staged(device, stream);
     va_array input = *a;
-    if (compute != a->dtype) VA_CHECK(contiguous_view_as(device, stream, a, n, compute, &staged, &input));
+    if (is_complex_dtype(a->dtype)) {
+        va_dtype compute, result_dtype;
+        VA_CHECK(va_op_dtypes(op, 1, &a->dtype, nullptr, &compute, &result_dtype));
+        if (compute != a->dtype) VA_CHECK(contiguous_view_as(device, stream, a, n, compute, &staged, &input));
+    }
     const ReduceCall call{device, stream, &input, n, scratch, result, to_accumulator};
     return op_entry(op)->reduce(call);
 }
