@@ -105,23 +105,23 @@ cumulative_sum = np.cumulative_sum
 cumulative_prod = np.cumulative_prod
 
 
-def real(x, out=None):
-    """``numpy.real`` of an array: a Python scalar is taken as a 0-d array first (NumPy's
-    ``real(True)`` is the int 1, the Python bool's own ``.real``). A copy, as every
-    operation's result."""
-    part = np.real(np.asarray(x))
+def _part(take, x, out):
+    """``take`` (numpy.real or numpy.imag) of x as an array: a Python scalar is taken as a
+    0-d array first (NumPy's ``real(True)`` is the int 1, the Python bool's own ``.real``).
+    A copy in native byte order, as every operation's result."""
+    part = take(np.asarray(x))
     result = np.array(part, dtype=part.dtype.newbyteorder("="))
     if out is not None:
         np.copyto(out, result)
         return out
     return result
+
+
+def real(x, out=None):
+    """``numpy.real`` of an array (``_part``)."""
+    return _part(np.real, x, out)
 
 
 def imag(x, out=None):
-    """``numpy.imag`` of an array, as ``real`` above: zeros of x's dtype for real x."""
-    part = np.imag(np.asarray(x))
-    result = np.array(part, dtype=part.dtype.newbyteorder("="))
-    if out is not None:
-        np.copyto(out, result)
-        return out
-    return result
+    """``numpy.imag`` of an array (``_part``): zeros of x's dtype for real x."""
+    return _part(np.imag, x, out)

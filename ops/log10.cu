@@ -8,13 +8,8 @@ struct Log10 {
     template <typename T>
     __device__ T operator()(T x) const {
         // NumPy's: the natural logarithm's parts times log_10(e).
-        if constexpr (va::is_complex_v<T>) {
-            const T r = va::clog(x);
-            constexpr va::RealT<T> k = va::RealT<T>(0.43429448190325182);
-            return T(r.real() * k, r.imag() * k);
-        } else {
-            return log10(x);
-        }
+        if constexpr (va::is_complex_v<T>) return va::clog_scaled(x, va::RealT<T>(0.43429448190325182));
+        else return log10(x);
     }
 };
 

@@ -33,6 +33,17 @@ __host__ __device__ __forceinline__ bool finite_parts(complex<R> z) {
     return isfinite(z.real()) && isfinite(z.imag());
 }
 
+// iz and -iz, exactly (a swap and a sign): f(z) = -i g(iz) for the pairs asinh/asin,
+// atan/atanh, tan/tanh.
+template <typename R>
+__host__ __device__ __forceinline__ complex<R> times_i(complex<R> z) {
+    return complex<R>(-z.imag(), z.real());
+}
+template <typename R>
+__host__ __device__ __forceinline__ complex<R> times_minus_i(complex<R> z) {
+    return complex<R>(z.imag(), -z.real());
+}
+
 // asin(z) = atan(Re z / Re(sqrt(1-z) sqrt(1+z))) + i asinh(Im(conj(sqrt(1-z)) sqrt(1+z))).
 template <typename R>
 VA_COMPLEX_OUTLINED complex<R> casin(complex<R> z) {
@@ -65,8 +76,7 @@ VA_COMPLEX_OUTLINED complex<R> cacosh(complex<R> z) {
 template <typename R>
 VA_COMPLEX_OUTLINED complex<R> casinh(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::asinh(z);
-    const complex<R> w = casin(complex<R>(-z.imag(), z.real()));
-    return complex<R>(w.imag(), -w.real());
+    return times_minus_i(casin(times_i(z)));
 }
 
 // atanh(z) = log1p(4x / ((1-x)^2 + y^2)) / 4 + i atan2(2y, (1-x)(1+x) - y^2) / 2,
@@ -87,8 +97,7 @@ VA_COMPLEX_OUTLINED complex<R> catanh(complex<R> z) {
 template <typename R>
 VA_COMPLEX_OUTLINED complex<R> catan(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::atan(z);
-    const complex<R> w = catanh(complex<R>(-z.imag(), z.real()));
-    return complex<R>(w.imag(), -w.real());
+    return times_minus_i(catanh(times_i(z)));
 }
 
 // tanh(x + iy) from t = tan y and s = sinh x (Kahan); past |x| = 22 (9 for
@@ -111,8 +120,7 @@ VA_COMPLEX_OUTLINED complex<R> ctanh(complex<R> z) {
 template <typename R>
 VA_COMPLEX_OUTLINED complex<R> ctan(complex<R> z) {
     if (!finite_parts(z)) return cuda::std::tan(z);
-    const complex<R> w = ctanh(complex<R>(-z.imag(), z.real()));
-    return complex<R>(w.imag(), -w.real());
+    return times_minus_i(ctanh(times_i(z)));
 }
 
 // log(z) = log|z| + i arg z; near |z| = 1, log|z| as log1p(|z|^2 - 1) / 2 with
@@ -139,6 +147,13 @@ VA_COMPLEX_OUTLINED complex<R> clog1p(complex<R> z) {
     if (!finite_parts(z) || !(fabs(x) < R(0.5) && fabs(y) < R(0.5)))
         return complex<R>(log(hypot(x + R(1), y)), atan2(y, x + R(1)));
     return complex<R>(R(0.5) * log1p(fma(x, R(2) + x, y * y)), atan2(y, x + R(1)));
+}
+
+// log(z) times k, part by part: NumPy's log2 and log10 (k = log_2 e, log_10 e).
+template <typename R>
+__host__ __device__ __forceinline__ complex<R> clog_scaled(complex<R> z, R k) {
+    const complex<R> r = clog(z);
+    return complex<R>(r.real() * k, r.imag() * k);
 }
 
 // NumPy's complex expm1 (umath's funcs): expm1(a) cos(b) - 2 sin^2(b / 2) + i exp(a) sin(b).
