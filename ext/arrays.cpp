@@ -66,6 +66,10 @@ static PyMethodDef testing_functions[] = {
     {"_promote_types", (PyCFunction)(void (*)(void))mm_promote_types, METH_FASTCALL,
      "_promote_types(a, b)\n--\n\nThe dtype both dtypes promote to, as every operation promotes its arrays "
      "(numpy.promote_types over the supported dtypes)."},
+    {"_result_type", (PyCFunction)(void (*)(void))mm_result_type, METH_FASTCALL,
+     "_result_type(*dtypes_and_scalars)\n--\n\nnumpy.result_type over the supported dtypes: the first "
+     "loop type every dtype casts to safely, Python bool, int, float and complex joining as weak "
+     "scalars (NEP 50), as every operation promotes."},
     {"_normalize_axis", (PyCFunction)(void (*)(void))mm_normalize_axis, METH_FASTCALL | METH_KEYWORDS,
      "_normalize_axis(axis, ndim, allow_duplicates=False)\n--\n\nAn axis (int) or axes (tuple) made "
      "non-negative; numpy.exceptions.AxisError out of range, ValueError for a repeated axis."},

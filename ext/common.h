@@ -57,6 +57,7 @@ PyObject *mm_supported_dtypes(PyObject *module, PyObject *unused);
 /* _core._promote_types(a, b): the library's one promotion (va_promote_types) for
  * the Python side (the array API's result_type and can_cast). */
 PyObject *mm_promote_types(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *mm_result_type(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- arguments.cpp: vectorcall argument parsing ---- */
 /* Fills values[i] (borrowed, NULL when absent) for names[0..nnames) from positional

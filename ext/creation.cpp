@@ -390,38 +390,59 @@ fail:
 
 /* ---- linspace ---- */
 
-/* A scalar start or stop as a double, with the float type it asks to compute in. */
-static int linspace_end(PyObject *obj, double *value, int *is_float32, int *is_float64)
+/* What a scalar start or stop asks linspace to compute in: float32 only when it
+ * is float32 or complex64 (NumPy's result_type with a Python float), complex
+ * when it is complex. */
+typedef struct {
+    int float32;
+    int float64;
+    int complex;
+} LinspaceKind;
+
+/* A scalar start or stop as its two parts (imag 0 for a real number). */
+static int linspace_end(PyObject *obj, double *real, double *imag, LinspaceKind *kind)
 {
+    Py_complex z;
     if (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) != 0) {
         PyErr_SetString(PyExc_TypeError, "linspace on the GPU takes scalar start and stop");
         return -1;
     }
-    if (PyArray_IsScalar(obj, Float32) ||
-        (PyArray_Check(obj) && PyArray_TYPE((PyArrayObject *)obj) == NPY_FLOAT32)) {
-        *is_float32 = 1;
-    }
-    else if (PyArray_IsScalar(obj, Generic) || PyArray_Check(obj)) {
-        /* float64 and the integers compute in float64; other kinds are refused */
+    if (PyArray_IsScalar(obj, Generic) || PyArray_Check(obj)) {
         PyArray_Descr *d = PyArray_DescrFromObject(obj, NULL);
         if (d == NULL) {
             return -1;
         }
-        int ok = PyDataType_ISINTEGER(d) || d->type_num == NPY_FLOAT64 || PyDataType_ISBOOL(d);
+        int type = d->type_num;
+        int ok = PyDataType_ISINTEGER(d) || PyDataType_ISBOOL(d) || type == NPY_FLOAT32 || type == NPY_FLOAT64 ||
+                 type == NPY_COMPLEX64 || type == NPY_COMPLEX128;
         Py_DECREF(d);
         if (!ok) {
-            PyErr_SetString(PyExc_TypeError, "linspace on the GPU computes in float32 or float64");
+            PyErr_SetString(PyExc_TypeError, "linspace on the GPU computes in float32, float64, complex64 or complex128");
             return -1;
         }
-        *is_float64 = 1;
+        /* float64, complex128 and the integers compute in double precision */
+        if (type == NPY_FLOAT32 || type == NPY_COMPLEX64) {
+            kind->float32 = 1;
+        }
+        else {
+            kind->float64 = 1;
+        }
+        kind->complex |= type == NPY_COMPLEX64 || type == NPY_COMPLEX128;
+    }
+    else if (PyComplex_Check(obj)) {
+        kind->complex = 1;
     }
     else if (!PyLong_Check(obj) && !PyFloat_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "linspace: start and stop must be real numbers, not %.100s",
-                     Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "linspace: start and stop must be numbers, not %.100s", Py_TYPE(obj)->tp_name);
         return -1;
     }
-    *value = PyFloat_AsDouble(obj);
-    return (*value == -1.0 && PyErr_Occurred()) ? -1 : 0;
+    z = PyComplex_AsCComplex(obj);
+    if (z.real == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    *real = z.real;
+    *imag = z.imag;
+    return 0;
 }
 
 static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -429,13 +450,15 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
     static const char *const names[] = {"start", "stop", "num", "endpoint", "retstep", "dtype", "axis",
                                         "device"};
     PyObject *values[8];
-    int device = 0, given = 0, endpoint = 1, retstep = 0, f32 = 0, f64 = 0, axis = 0;
+    int device = 0, given = 0, endpoint = 1, retstep = 0, axis = 0;
     int64_t num = 50;
-    double start = 0, stop = 0;
+    double start[2] = {0, 0}, stop[2] = {0, 0};
+    LinspaceKind kind = {0, 0, 0};
     va_dtype dtype = VA_FLOAT64, compute;
     if (parse_arguments("linspace", args, nargs, kwnames, names, 8, 2, 7, values) < 0 ||
-        linspace_end(values[0], &start, &f32, &f64) < 0 || linspace_end(values[1], &stop, &f32, &f64) < 0 ||
-        parse_dtype(values[5], &dtype, &given) < 0 || parse_gpu_index(values[7], &device) < 0) {
+        linspace_end(values[0], &start[0], &start[1], &kind) < 0 ||
+        linspace_end(values[1], &stop[0], &stop[1], &kind) < 0 || parse_dtype(values[5], &dtype, &given) < 0 ||
+        parse_gpu_index(values[7], &device) < 0) {
         return NULL;
     }
     if (values[2] != NULL) {
@@ -469,10 +492,19 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
         }
     }
     /* NumPy computes in result_type(start, stop, float): float32 only when an
-     * end is float32 and neither is a float64 or integer NumPy value. */
-    compute = (f32 && !f64) ? VA_FLOAT32 : VA_FLOAT64;
+     * end is float32 (or complex64) and neither is a float64 or integer NumPy value;
+     * complex when either end is. */
+    compute = (kind.float32 && !kind.float64) ? VA_FLOAT32 : VA_FLOAT64;
+    if (given && (dtype == VA_COMPLEX64 || dtype == VA_COMPLEX128)) {
+        kind.complex = 1;
+    }
+    else if (given && kind.complex) {
+        /* NumPy drops the imaginary part with a ComplexWarning; the array API leaves it open */
+        PyErr_SetString(PyExc_TypeError, "linspace: complex start or stop needs a complex dtype");
+        return NULL;
+    }
     if (!given) {
-        dtype = compute;
+        dtype = kind.complex ? (compute == VA_FLOAT32 ? VA_COMPLEX64 : VA_COMPLEX128) : compute;
     }
     if (checked_array_size(1, &num, (int64_t)va_dtype_size(dtype), &num) < 0 || require_cuda("linspace") < 0) {
         return NULL;
@@ -483,7 +515,8 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
     }
     va_array view;
     devicearray_describe(out, &view);
-    va_status st = va_linspace(device, &view, compute, start, stop, endpoint);
+    va_status st = kind.complex ? va_linspace_complex(device, &view, compute, start, stop, endpoint)
+                                : va_linspace(device, &view, compute, start[0], stop[0], endpoint);
     if (st != VA_SUCCESS) {
         return fail_status(st, out);
     }
@@ -493,17 +526,21 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
     int64_t div = endpoint ? num - 1 : num;
     PyObject *step = NULL;
     if (div > 0) {
-        double s = compute == VA_FLOAT32 ? (double)(((float)stop - (float)start) / (float)div)
-                                         : (stop - start) / (double)div;
-        PyArray_Descr *cd = descr_from_va(compute);
+        /* NumPy's step: (stop - start) / div in the computing type, a scalar of the
+         * result's kind (complex: the parts' steps) */
+        double parts[2];
+        float parts32[2];
+        for (int k = 0; k < 2; ++k) {
+            /* complex: NumPy's quotient multiplies by the reciprocal (va_linspace_complex) */
+            parts32[k] = kind.complex ? ((float)stop[k] - (float)start[k]) * (1.0f / (float)div)
+                                      : ((float)stop[k] - (float)start[k]) / (float)div;
+            parts[k] = kind.complex ? (stop[k] - start[k]) * (1.0 / (double)div) : (stop[k] - start[k]) / (double)div;
+        }
+        va_dtype kind_of_step = kind.complex ? (compute == VA_FLOAT32 ? VA_COMPLEX64 : VA_COMPLEX128) : compute;
+        PyArray_Descr *cd = descr_from_va(kind_of_step);
         if (cd != NULL) {
-            if (compute == VA_FLOAT32) {
-                float f = (float)s;
-                step = PyArray_Scalar(&f, cd, NULL);
-            }
-            else {
-                step = PyArray_Scalar(&s, cd, NULL);
-            }
+            /* a complex scalar's memory is its two parts side by side */
+            step = PyArray_Scalar(compute == VA_FLOAT32 ? (void *)parts32 : (void *)parts, cd, NULL);
             Py_DECREF(cd);
         }
     }

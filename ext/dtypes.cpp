@@ -159,3 +159,45 @@ PyObject *mm_promote_types(PyObject *, PyObject *const *args, Py_ssize_t nargs)
     const va_status st = va_promote_types(a, b, &result);
     return st != VA_SUCCESS ? raise_status(st) : (PyObject *)descr_from_va(result);
 }
+
+/* _core._result_type(*dtypes_and_scalars): the library's result_type (va_result_type),
+ * a Python bool, int, float or complex joining as a weak scalar (NEP 50), anything
+ * else read as a dtype. */
+PyObject *mm_result_type(PyObject *, PyObject *const *args, Py_ssize_t nargs)
+{
+    va_dtype in[VA_MAX_RESULT_TYPE_ARGS];
+    va_weak weak[VA_MAX_RESULT_TYPE_ARGS];
+    va_dtype result;
+    if (nargs < 1 || nargs > VA_MAX_RESULT_TYPE_ARGS) {
+        PyErr_Format(PyExc_TypeError, "_result_type() takes 1 to %d arguments (%zd given)", VA_MAX_RESULT_TYPE_ARGS,
+                     nargs);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < nargs; ++k) {
+        PyObject *obj = args[k];
+        in[k] = VA_BOOL;
+        /* bool before int (a bool is an int); NumPy's scalars are dtypes, not weak */
+        weak[k] = PyBool_Check(obj) ? VA_WEAK_BOOL
+                  : PyArray_IsScalar(obj, Generic) ? VA_STRONG
+                  : PyLong_Check(obj)    ? VA_WEAK_INT
+                  : PyFloat_Check(obj)   ? VA_WEAK_FLOAT
+                  : PyComplex_Check(obj) ? VA_WEAK_COMPLEX
+                                         : VA_STRONG;
+        if (PyArray_IsScalar(obj, Generic)) {
+            PyArray_Descr *descr = PyArray_DescrFromScalar(obj);
+            int st = descr != NULL ? va_dtype_from_descr(descr, &in[k]) : -1;
+            if (descr != NULL && st < 0) {
+                raise_unsupported_dtype((PyObject *)descr);
+            }
+            Py_XDECREF(descr);
+            if (st < 0) {
+                return NULL;
+            }
+        }
+        else if (weak[k] == VA_STRONG && supported_dtype(obj, &in[k]) < 0) {
+            return NULL;
+        }
+    }
+    const va_status st = va_result_type((int32_t)nargs, in, weak, &result);
+    return st != VA_SUCCESS ? raise_status(st) : (PyObject *)descr_from_va(result);
+}

@@ -8,13 +8,20 @@ values and expects it to refuse them).
   ``ulp`` units in the last place, or within an absolute bound ``tol``.
 - ``ulp_distance(a, b)``: exact, as uint64: it cannot wrap, so ``2.0`` and
   ``-2.0`` are 2^63-odd ULP apart, not 0.
+- ``assert_complex_match(got, expected, ulp, floor)``: complex results part by
+  part: NaN, infinities and (for ulp 0) zero signs where NumPy has them, then
+  each part within ``ulp`` ULP counted at the larger magnitude of NumPy's two
+  parts (an error relative to |z|, as complex functions are specified), and at
+  no less than ``floor``; bit for bit for 0. A real result of complex arguments
+  (absolute) is held to the same ``ulp``.
 - ``assert_sum_matches(got, expected, x, axis, keepdims, mean)``: a float sum or
   mean is NumPy's own bits (the CPU path is NumPy's function) or within rounding
   of the exact sum: the library accumulates floats in double and rounds once
   (docs/SPEC.md), so the bound is one spacing of the result's dtype at the exact
   value plus n * u(double) * sum|x|. At n = 1517 float32 that is far below any
   element of the suite's sum data, so a sum that dropped one cannot pass (the
-  older 2 * n * u(float32) * sum|x| let 134 of 200 such sums through).
+  older 2 * n * u(float32) * sum|x| let 134 of 200 such sums through). A complex
+  sum is its parts' sums, each held so.
 """
 import numpy as np
 
@@ -97,6 +104,26 @@ def assert_floats_match(got, expected, ulp=0, tol=None, zero_sign=True, msg=""):
                                                err[bad][:3], tol[bad][:3]))
 
 
+def assert_complex_match(got, expected, ulp, floor=0.0, msg=""):
+    g, e = np.asarray(got), np.asarray(expected)
+    assert g.dtype == e.dtype and g.shape == e.shape, (msg, g.dtype, e.dtype, g.shape, e.shape)
+    if e.dtype.kind != "c":
+        if e.dtype.kind == "f":
+            assert_floats_match(g, e, ulp=ulp, msg=msg)
+        else:
+            np.testing.assert_array_equal(g, e, strict=True, err_msg=msg)
+        return
+    if ulp == 0 and floor == 0:
+        assert_floats_match(g.real, e.real, msg=msg + "real part: ")
+        assert_floats_match(g.imag, e.imag, msg=msg + "imaginary part: ")
+        return
+    scale = np.maximum(np.maximum(np.abs(np.where(np.isfinite(e.real), e.real, 0)),
+                                  np.abs(np.where(np.isfinite(e.imag), e.imag, 0))), floor)
+    tol = ulp * np.spacing(scale.astype(e.real.dtype))
+    assert_floats_match(g.real, e.real, tol=tol, zero_sign=False, msg=msg + "real part: ")
+    assert_floats_match(g.imag, e.imag, tol=tol, zero_sign=False, msg=msg + "imaginary part: ")
+
+
 def reduced_count(shape, axis):
     """How many elements each result of a reduction over `axis` combines."""
     if axis is None:
@@ -133,6 +160,11 @@ def assert_sum_matches(got, expected, x, axis=None, keepdims=False, mean=False, 
     g, e = np.asarray(got), np.asarray(expected)
     assert g.dtype == e.dtype, "%sdtype %s, NumPy's %s" % (msg, g.dtype, e.dtype)
     assert g.shape == e.shape, "%sshape %s, NumPy's %s" % (msg, g.shape, e.shape)
+    if e.dtype.kind == "c":
+        xc = np.asarray(x).astype(e.dtype)
+        for part, label in ((np.real, "real part: "), (np.imag, "imaginary part: ")):
+            assert_sum_matches(part(g), part(e), part(xc), axis, keepdims, mean, zero_sign, msg + label)
+        return
     if e.dtype.kind != "f":
         np.testing.assert_array_equal(g, e, strict=True, err_msg=msg)
         return

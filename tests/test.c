@@ -579,6 +579,36 @@ static void test_result_dtype(void) {
           "va_result_dtype(lib_op(multiply), float64, 7) returned %s", va_status_string(st));
 }
 
+/* NumPy's result_type of many: the first loop type all cast to (int8, uint16 and
+ * float32 meet at float32, where a chain of pairs gives float64), Python scalars
+ * joining by NEP 50. */
+static void test_result_type(void) {
+    const va_dtype three[3] = {VA_INT8, VA_UINT16, VA_FLOAT32};
+    const va_dtype mixed[4] = {VA_FLOAT32, VA_BOOL, VA_BOOL, VA_BOOL};
+    const va_weak scalars[4] = {VA_STRONG, VA_WEAK_FLOAT, VA_WEAK_COMPLEX, VA_WEAK_INT};
+    const va_dtype ints[2] = {VA_BOOL, VA_INT16};
+    const va_weak int_scalar[2] = {VA_WEAK_INT, VA_STRONG};
+    va_dtype many[VA_MAX_RESULT_TYPE_ARGS + 1];
+    va_dtype r = (va_dtype)VA_DTYPE_COUNT;
+    for (int k = 0; k <= VA_MAX_RESULT_TYPE_ARGS; ++k) many[k] = VA_UINT8;
+    CHECK(va_result_type(3, three, NULL, &r) == VA_SUCCESS && r == VA_FLOAT32, "result_type(int8, uint16, float32) = %s",
+          dtype_name(r));
+    CHECK(va_result_type(4, mixed, scalars, &r) == VA_SUCCESS && r == VA_COMPLEX64,
+          "result_type(float32, 1.0, 1j, 1) = %s", dtype_name(r));
+    CHECK(va_result_type(2, ints, int_scalar, &r) == VA_SUCCESS && r == VA_INT16, "result_type(1, int16) = %s",
+          dtype_name(r));
+    CHECK(va_result_type(1, ints, int_scalar, &r) == VA_SUCCESS && r == VA_INT64, "result_type(1) = %s",
+          dtype_name(r));
+    CHECK(va_result_type(VA_MAX_RESULT_TYPE_ARGS, many, NULL, &r) == VA_SUCCESS && r == VA_UINT8,
+          "result_type(uint8 x %d) = %s", VA_MAX_RESULT_TYPE_ARGS, dtype_name(r));
+    CHECK_STATUS(va_result_type(VA_MAX_RESULT_TYPE_ARGS + 1, many, NULL, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_result_type(0, three, NULL, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_result_type(3, NULL, NULL, &r), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_result_type(3, three, NULL, NULL), VA_ERROR_INVALID_VALUE);
+    many[1] = (va_dtype)VA_DTYPE_COUNT;
+    CHECK_STATUS(va_result_type(2, many, NULL, &r), VA_ERROR_UNSUPPORTED_DTYPE);
+}
+
 /* ------------------------------------------------------------------------ */
 /* bad arguments: refused before any CUDA call, so the same with or without a GPU */
 /* ------------------------------------------------------------------------ */
@@ -1792,6 +1822,15 @@ static void test_bad_creation_arguments(void) {
     CHECK_STATUS(va_arange(0, &one, NULL, &value), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_linspace(0, &two, VA_FLOAT64, 0.0, 1.0, 1), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_linspace(0, &one, VA_INT32, 0.0, 1.0, 1), VA_ERROR_INVALID_VALUE);
+    const double ends[2] = {0.0, 1.0};
+    CHECK_STATUS(va_linspace_complex(0, &one, VA_FLOAT64, ends, ends, 1), VA_ERROR_INVALID_VALUE); /* real dst */
+    one.dtype = VA_COMPLEX128;
+    one.strides[0] = 16;
+    CHECK_STATUS(va_linspace(0, &one, VA_FLOAT64, 0.0, 1.0, 1), VA_ERROR_INVALID_VALUE); /* complex dst */
+    CHECK_STATUS(va_linspace_complex(0, &one, VA_FLOAT64, NULL, ends, 1), VA_ERROR_INVALID_VALUE);
+    CHECK_STATUS(va_linspace_complex(0, &one, VA_COMPLEX128, ends, ends, 1), VA_ERROR_INVALID_VALUE);
+    one.dtype = VA_FLOAT64;
+    one.strides[0] = 8;
     CHECK_STATUS(va_eye(0, &one, 0), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_gather(0, &one, 1, table, &one), VA_ERROR_INVALID_VALUE);
     CHECK_STATUS(va_gather(0, &one, 0, NULL, &one), VA_ERROR_INVALID_VALUE);
@@ -1888,6 +1927,25 @@ static void test_creation(void) {
         bad += host[i] != product + -1.0;
     }
     CHECK(bad == 0 && host[n - 1] == 3.0, "va_linspace: %lld wrong elements", (long long)bad);
+
+    /* complex: each part with NumPy's complex quotient, delta times 1/div */
+    const int64_t nc = 7;
+    va_array z;
+    plain_view(&z, dev, VA_COMPLEX128, 1, &nc, NULL);
+    const double zstart[2] = {1.0, -1.0}, zstop[2] = {-3.0, 0.5};
+    CHECK_STATUS(va_linspace_complex(0, &z, VA_FLOAT64, zstart, zstop, 1), VA_SUCCESS);
+    download(host, dev, (size_t)nc * 16);
+    bad = 0;
+    for (int k = 0; k < 2; ++k) {
+        volatile double reciprocal = 1.0 / (double)(nc - 1);
+        volatile double zstep = (zstop[k] - zstart[k]) * reciprocal;
+        for (int64_t i = 0; i + 1 < nc; ++i) {
+            volatile double product = (double)i * zstep;
+            bad += host[2 * i + k] != product + zstart[k];
+        }
+        bad += host[2 * (nc - 1) + k] != zstop[k];
+    }
+    CHECK(bad == 0, "va_linspace_complex: %lld wrong parts", (long long)bad);
 
     int64_t shape[2] = {37, 41};
     va_array m;
@@ -1995,6 +2053,7 @@ int main(void) {
     test_status_strings();
     test_dtype_size();
     test_result_dtype();
+    test_result_type();
     test_bad_binary_arguments();
     test_plans();
     test_c_contiguity();

@@ -139,15 +139,31 @@ def test_result_type_is_what_the_operations_return(a, b):
 
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
-@pytest.mark.parametrize("scalar", [True, 1, -(2 ** 40), 1.5])
+@pytest.mark.parametrize("scalar", [True, 1, -(2 ** 40), 1.5, 2j])
 def test_result_type_with_python_scalars(dtype, scalar):
     """A Python scalar joins as the operations take it (NEP 50, weak), as NumPy 2."""
     got = xp.result_type(getattr(xp, dtype), scalar)
     assert got == np.result_type(np.dtype(dtype), scalar)
     fits = not (type(scalar) is int and np.dtype(dtype).kind in "iu" and
                 not np.iinfo(dtype).min <= scalar <= np.iinfo(dtype).max)
-    if not (dtype == "bool" and isinstance(scalar, float)) and fits:
+    if not (dtype == "bool" and isinstance(scalar, float)) and fits and not isinstance(scalar, complex):
         assert myModule.multiply(np.ones(3, dtype), scalar, device="cpu").dtype == got
+
+
+def test_result_type_of_many_is_numpys_not_a_chain_of_pairs():
+    """np.result_type(int8, uint16, float32) is float32 (all three cast to it safely),
+    where promoting the first two first (int32) would give float64."""
+    names = DTYPE_NAMES
+    for a in names:
+        for b in names:
+            for c in names:
+                want = np.result_type(np.dtype(a), np.dtype(b), np.dtype(c))
+                assert xp.result_type(getattr(xp, a), getattr(xp, b), getattr(xp, c)) == want, (a, b, c)
+    assert xp.result_type(xp.int8, xp.uint16, xp.float32) == xp.float32
+    assert xp.result_type(xp.int8, xp.uint16, xp.float32, 1.5, 2j) == xp.complex64
+    # NumPy's scalars are not weak; arrays give their dtypes
+    assert xp.result_type(xp.float32, np.float64(1.0)) == xp.float64
+    assert xp.result_type(np.zeros(2, np.int16), 1) == xp.int16
 
 
 def test_result_type_of_python_complex_and_of_nothing():
@@ -324,6 +340,14 @@ def test_linspace(endpoint):
     close(xp.linspace(0, 1, 7, endpoint=endpoint), np.linspace(0, 1, 7, endpoint=endpoint), "float64")
     close(xp.linspace(-2, 3, 5, dtype=xp.float32, endpoint=endpoint),
           np.linspace(-2, 3, 5, dtype=np.float32, endpoint=endpoint), "float32")
+    # a complex end gives the default complex dtype; the parts are NumPy's to the bit
+    # (tests/test_array_creation.py holds every case)
+    for got, want in ((xp.linspace(1j, 2 - 1j, 6, endpoint=endpoint), np.linspace(1j, 2 - 1j, 6, endpoint=endpoint)),
+                      (xp.linspace(0, 1, 4, dtype=xp.complex64, endpoint=endpoint),
+                       np.linspace(0, 1, 4, dtype=np.complex64, endpoint=endpoint))):
+        got = got.get()
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
 
 
 @gpu

@@ -118,6 +118,61 @@ def test_linspace_formula_float32_ends(rng):
         assert_same_result(linspace_as_kernel(a, b, n, compute=np.float32), np.linspace(a, b, n))
 
 
+# Complex ends (va_linspace_complex): each part computed as a real linspace with
+# NumPy's complex quotient (delta times the reciprocal of the count) and its
+# zero-step form only when both parts' steps are zero. For finite ends that is
+# NumPy's complex linspace to the bit (y * step with a real y adds exact zeros),
+# which this holds without a GPU; an infinite or NaN part stays in its part
+# (NumPy's complex product spreads it to both).
+LINSPACE_COMPLEX_CASES = [
+    (0j, 1 + 2j, 50), (1 - 1j, -3 + 0.5j, 7), (2j, 2j, 5), (1 + 1j, 1 + 5j, 9), (1 + 1j, 4 + 1j, 9),
+    (0, 1j, 1), (0j, 1j, 0), (1e-310j, 1 + 2e-310j, 7), (0, 5e-324j, 9), (-2.5, 3.25j, 1000003),
+    (np.complex64(1 + 1j), 2, 3), (np.float32(0.1), 0.3j, 11), (np.complex64(0.1 - 3j), np.complex64(9.7 + 1j), 33),
+]
+
+
+def complex_linspace_as_kernel(start, stop, num, endpoint=True, dtype=None):
+    """va_linspace_complex's values, in NumPy."""
+    computed_in = np.result_type(start, stop, 1.0)  # NumPy's computing type, whatever dtype asks
+    c = np.dtype(np.float32 if computed_in in (np.float32, np.complex64) else np.float64)
+    div = num - 1 if endpoint else num
+    first, last = [(c.type(np.real(v)), c.type(np.imag(v))) for v in (start, stop)]
+    deltas = [last[k] - first[k] for k in range(2)]
+    y = np.arange(num).astype(c)
+    reciprocal = c.type(1) / c.type(div) if div > 0 else None
+    steps = [d * reciprocal for d in deltas] if div > 0 else None
+    parts = []
+    for k in range(2):
+        if div <= 0:
+            p = y * deltas[k]
+        elif all(step == 0 for step in steps):
+            p = (y * reciprocal) * deltas[k]
+        else:
+            p = y * steps[k]
+        p = p + first[k]
+        if endpoint and num > 1:
+            p[-1] = last[k]
+        parts.append(p)
+    out = np.empty(num, np.complex64 if c == np.float32 else np.complex128)
+    out.real, out.imag = parts
+    return out.astype(dtype or out.dtype)
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("case", LINSPACE_COMPLEX_CASES, ids=repr)
+def test_complex_linspace_is_its_parts(case, endpoint):
+    assert_same_result(complex_linspace_as_kernel(*case, endpoint=endpoint), np.linspace(*case, endpoint=endpoint))
+    assert_same_result(complex_linspace_as_kernel(*case, endpoint=endpoint, dtype=np.complex64),
+                       np.linspace(*case, endpoint=endpoint, dtype=np.complex64))
+
+
+def test_complex_linspace_arguments():
+    with pytest.raises(TypeError, match="complex dtype"):
+        myModule.linspace(1j, 2, 3, dtype=np.float64)
+    with pytest.raises(TypeError):
+        myModule.linspace(np.clongdouble(1j), 2, 3)
+
+
 # ---------------------------------------------------------------- argument errors (no GPU needed)
 
 BAD_CALLS = [
@@ -270,6 +325,25 @@ def test_linspace(case, dtype, endpoint):
     with np.errstate(all="ignore"):
         check(myModule.linspace(*case, endpoint=endpoint, dtype=dtype),
               np.linspace(*case, endpoint=endpoint, dtype=dtype))
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("dtype", [None, np.complex64, np.complex128], ids=str)
+@pytest.mark.parametrize("case", LINSPACE_COMPLEX_CASES + [(0, 1, 5), (complex(-np.inf, 0), 1j, 3)], ids=repr)
+@on_gpu
+def test_complex_linspace(case, dtype, endpoint):
+    with np.errstate(all="ignore"):
+        got = myModule.linspace(*case, endpoint=endpoint, dtype=dtype)
+        if dtype is None and not any(np.iscomplexobj(v) for v in case[:2]):
+            check(got, np.linspace(*case, endpoint=endpoint))
+            return
+        check(got, complex_linspace_as_kernel(*case, endpoint=endpoint, dtype=dtype))
+        d, step = myModule.linspace(*case, endpoint=endpoint, dtype=dtype, retstep=True)
+        e, estep = np.linspace(*case, endpoint=endpoint, dtype=dtype, retstep=True)
+    assert type(step) is type(estep)
+    if np.all(np.isfinite(case[:2])):
+        check(d, e)
+        assert step == estep or (np.isnan(step) and np.isnan(estep))
 
 
 @on_gpu

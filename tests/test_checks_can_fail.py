@@ -23,7 +23,7 @@ import myModule
 import test_ops
 import test_reductions
 import test_reductions_axis
-from compare_floats import assert_floats_match, assert_sum_matches, ulp_distance
+from compare_floats import assert_complex_match, assert_floats_match, assert_sum_matches, ulp_distance
 from conftest import ROOT, SANITIZER_TOOL, TEST_INSTALLED, assert_same_result
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
@@ -291,3 +291,25 @@ def test_ulp_floor_counts_at_the_floor_and_no_further(dtype):
     big = np.array([dtype(floor) * 1024], dtype)
     test_ops.assert_matches(FLOOR_OP, big + dtype(ulp) * np.spacing(big), big)
     assert refused(test_ops.assert_matches, FLOOR_OP, big + dtype(2 * ulp) * np.spacing(big), big)
+
+
+def test_the_complex_comparison_can_fail():
+    """assert_complex_match refuses what it must: a part past the bound, a NaN or an
+    infinity where NumPy has none, a zero of the other sign where bit-identity is
+    declared; and at a floor it admits an ULP of the floor, not more than the bound."""
+    e = np.array([1 + 2j, 3 - 4j, 0j], np.complex128)
+    assert_complex_match(e.copy(), e, 0)
+    for bad in (np.array([1 + 2j, 3 - 4j, complex(-0.0, 0.0)]), np.array([1 + 2j, complex(3, np.nan), 0j]),
+                e + np.array([0, 1e-15, 0])):
+        with pytest.raises(AssertionError):
+            assert_complex_match(bad, e, 0)
+    near = e + np.array([3 * np.spacing(2.0), 0, 0])
+    assert_complex_match(near, e, 4)
+    with pytest.raises(AssertionError):
+        assert_complex_match(e + np.array([5 * np.spacing(2.0), 0, 0]), e, 4)
+    tiny = np.array([1e-20 + 1e-20j])
+    assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4, floor=1.0)
+    with pytest.raises(AssertionError):
+        assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4)
+    with pytest.raises(AssertionError):
+        assert_complex_match(tiny + 5 * np.spacing(1.0), tiny, 4, floor=1.0)

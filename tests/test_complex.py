@@ -1,11 +1,10 @@
-"""complex64 and complex128: NumPy's dtype rules for them, the operations that have
-complex loops (a functor's complex_ulp, ops/), their values against NumPy's on the
-GPU, and the conversions, reductions and matrix products that carry them.
-
-Complex values are compared part by part: NaN, infinities and zero signs where
-NumPy has them, then each part within the operation's complex ULP counted at the
-larger magnitude of the expected value's two parts (an error relative to |z|, as
-complex functions are specified), bit for bit for 0.
+"""What is complex-only about complex64 and complex128: which operations have complex
+loops and which are left out by decision, the array API's complex dtypes, the
+layouts complex operations stage through buffers, reductions of complex data,
+conversions, views, matrix products and refusals. Every operation's complex
+values against NumPy's (dtype rules, CPU path, GPU layouts, out=, operators) are
+test_ops.py's, which draws complex from the one dtype list as every other dtype;
+complex results are compared by compare_floats.assert_complex_match.
 """
 import itertools
 import importlib
@@ -15,8 +14,8 @@ import pytest
 
 import myModule
 import myModule.array_api as xp
-from compare_floats import assert_floats_match
-from conftest import COMPLEX_DTYPES, Raised, outcome, requires_gpu
+from compare_floats import assert_complex_match
+from conftest import COMPLEX_DTYPES, COMPLEX_REFUSED_BY_DECISION, Raised, outcome, random_values, requires_gpu
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
@@ -27,9 +26,6 @@ TABLE = [op for op in myModule._core._op_table if op["kind"] in ("elementwise", 
 ELEMENTWISE = [op for op in TABLE if op["kind"] == "elementwise"]
 WITH_COMPLEX = [op for op in ELEMENTWISE if "complex128" in op["results"]]
 REDUCTIONS = [op for op in TABLE if op["kind"] == "reduction"]
-# Where NumPy has complex loops and the library has none, by decision (docs/SPEC.md):
-# clip's complex order is NumPy's alone (the standard and PyTorch have none).
-REFUSED_BY_DECISION = {"clip", "max", "min", "argmax", "argmin"}
 
 
 def reference(op):
@@ -42,64 +38,7 @@ def ids(ops):
 
 
 def complex_values(dtype, shape, rng, special=True):
-    """Random complex values over many magnitudes, with NaN, inf and signed zeros in
-    either part (special)."""
-    dtype = np.dtype(dtype)
-    part = np.float32 if dtype == np.complex64 else np.float64
-    n = int(np.prod(shape))
-    mags = 10.0 ** rng.uniform(-3, 3, size=(2, n))
-    re, im = (rng.standard_normal((2, n)) * mags).astype(part)
-    if special and n >= 4:
-        sp = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], dtype=part)
-        k = max(4, n // 5)
-        for a in (re, im):
-            where = rng.choice(n, size=k, replace=False)
-            a[where] = sp[rng.integers(0, len(sp), size=k)]
-    z = np.empty(n, dtype=dtype)
-    z.real, z.imag = re, im
-    return z.reshape(shape)
-
-
-def assert_complex_match(got, expected, ulp, msg="", floor=0.0):
-    g, e = np.asarray(got), np.asarray(expected)
-    assert g.dtype == e.dtype and g.shape == e.shape, (msg, g.dtype, e.dtype, g.shape, e.shape)
-    if e.dtype.kind != "c":
-        if e.dtype.kind == "f":
-            assert_floats_match(g, e, ulp=ulp, msg=msg)
-        else:
-            np.testing.assert_array_equal(g, e, strict=True, err_msg=msg)
-        return
-    if ulp == 0:
-        assert_floats_match(g.real, e.real, msg=msg + "real part: ")
-        assert_floats_match(g.imag, e.imag, msg=msg + "imaginary part: ")
-        return
-    scale = np.maximum(np.maximum(np.abs(np.where(np.isfinite(e.real), e.real, 0)),
-                                  np.abs(np.where(np.isfinite(e.imag), e.imag, 0))), floor)
-    tol = ulp * np.spacing(scale.astype(e.real.dtype))
-    assert_floats_match(g.real, e.real, tol=tol, zero_sign=False, msg=msg + "real part: ")
-    assert_floats_match(g.imag, e.imag, tol=tol, zero_sign=False, msg=msg + "imaginary part: ")
-
-
-def test_the_complex_comparison_can_fail():
-    """assert_complex_match refuses what it must: a part past the bound, a NaN or an
-    infinity where NumPy has none, a zero of the other sign where bit-identity is
-    declared; and at a floor it admits an ULP of the floor, not more than the bound."""
-    e = np.array([1 + 2j, 3 - 4j, 0j], np.complex128)
-    assert_complex_match(e.copy(), e, 0)
-    for bad in (np.array([1 + 2j, 3 - 4j, complex(-0.0, 0.0)]), np.array([1 + 2j, complex(3, np.nan), 0j]),
-                e + np.array([0, 1e-15, 0])):
-        with pytest.raises(AssertionError):
-            assert_complex_match(bad, e, 0)
-    near = e + np.array([3 * np.spacing(2.0), 0, 0])
-    assert_complex_match(near, e, 4)
-    with pytest.raises(AssertionError):
-        assert_complex_match(e + np.array([5 * np.spacing(2.0), 0, 0]), e, 4)
-    tiny = np.array([1e-20 + 1e-20j])
-    assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4, floor=1.0)
-    with pytest.raises(AssertionError):
-        assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4)
-    with pytest.raises(AssertionError):
-        assert_complex_match(tiny + 5 * np.spacing(1.0), tiny, 4, floor=1.0)
+    return random_values(np.dtype(dtype), shape, rng, special=special)
 
 
 # ------------------------------------------------------------------ dtype rules (CPU)
@@ -126,23 +65,6 @@ def complex_pairings(op):
         yield combo, args, outcome(lambda: np.asarray(ref(*args)).dtype)
 
 
-@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
-def test_result_dtypes_with_complex_are_numpys(op):
-    """An operation with complex loops gives NumPy's result dtype for every pairing with
-    a complex input (or NumPy's TypeError); one without raises TypeError for all of them."""
-    has_complex = "complex128" in op["results"]
-    for combo, args, expected in complex_pairings(op):
-        got = outcome(lambda: myModule._core._op_dtypes(op["name"], *args))
-        if isinstance(expected, Raised) or not has_complex:
-            assert isinstance(got, Raised) and isinstance(got.exc, TypeError), (op["name"], combo, got)
-            if not isinstance(expected, Raised):
-                assert "no complex loops" in str(got.exc), (op["name"], combo, got)
-        elif isinstance(got, Raised):
-            raise AssertionError("%s%s: NumPy gives %s, myModule raised %r" % (op["name"], combo, expected, got))
-        else:
-            assert got[1] == expected.name, (op["name"], combo, expected, got)
-
-
 def test_numpys_complex_loops_left_out_are_the_decided_ones():
     """Of the library's own operations, those NumPy computes on complex numbers and the
     library does not are exactly the ones docs/SPEC.md names."""
@@ -151,7 +73,7 @@ def test_numpys_complex_loops_left_out_are_the_decided_ones():
         if op["origin"] == "" and "complex128" not in op["results"] and op["reference"].startswith("numpy."):
             if any(not isinstance(e, Raised) for _, _, e in complex_pairings(op)):
                 left_out.add(op["name"])
-    assert left_out <= REFUSED_BY_DECISION, left_out - REFUSED_BY_DECISION
+    assert left_out <= COMPLEX_REFUSED_BY_DECISION, left_out - COMPLEX_REFUSED_BY_DECISION
 
 
 def test_the_complex_loops_are_the_declared_ones():
@@ -164,20 +86,6 @@ def test_the_complex_loops_are_the_declared_ones():
         assert never not in names, never
     absolute = next(op for op in ELEMENTWISE if op["name"] == "absolute")
     assert absolute["results"]["complex64"] == "float32" and absolute["results"]["complex128"] == "float64"
-
-
-@pytest.mark.parametrize("op", WITH_COMPLEX, ids=ids(WITH_COMPLEX))
-@pytest.mark.parametrize("dtype", COMPLEX)
-def test_cpu_path_is_numpys_own(op, dtype, rng):
-    arrays = [complex_values(dtype, (3, 4), rng) for _ in range(op["nin"])]
-    if op["name"] == "where":
-        arrays[0] = rng.random((3, 4)) < 0.5
-    got = outcome(lambda: getattr(myModule, op["name"])(*arrays, device="cpu"))
-    expected = outcome(lambda: reference(op)(*arrays))
-    if isinstance(expected, Raised):
-        assert isinstance(got, Raised)
-        return
-    assert_complex_match(got, expected, 0, op["name"])
 
 
 def test_array_api_dtypes():
@@ -208,35 +116,6 @@ def test_promotion_of_every_pair_is_numpys():
 
 # ------------------------------------------------------------------ GPU values
 
-@pytest.mark.parametrize("op", WITH_COMPLEX, ids=ids(WITH_COMPLEX))
-@pytest.mark.parametrize("dtype", COMPLEX)
-@pytest.mark.parametrize("values", ["finite", "special"])
-@pytest.mark.gpu
-@requires_gpu
-def test_device_values_match_numpy(op, dtype, values, rng):
-    exact = op["complex_ulp"] == 0
-    if values == "special" and not exact:
-        pytest.skip("special values are held to NumPy's for the exact operations only")
-    shape = (257,) if values == "finite" else (64, 5)
-    arrays = [complex_values(dtype, shape, rng, special=values == "special") for _ in range(op["nin"])]
-    if op["name"] == "where":
-        arrays[0] = rng.random(shape) < 0.5
-    if op["name"] == "power" and values == "finite":
-        arrays[0] = complex_values(dtype, shape, rng, special=False) / 100
-        arrays[1] = arrays[1] / np.maximum(1, np.abs(arrays[1]))
-    expected = np.asarray(reference(op)(*arrays))
-    got = getattr(myModule, op["name"])(*[myModule.to_device(a) for a in arrays])
-    assert_complex_match(got.get(), expected, op["complex_ulp"], "%s %s: " % (op["name"], dtype),
-                         op["complex_ulp_floor"])
-    # mixed: a real array and a Python complex join as NumPy's do
-    if op["nin"] == 2 and op["name"] != "where":
-        r = rng.standard_normal(shape).astype(np.float32 if dtype == "complex64" else np.float64)
-        expected = np.asarray(reference(op)(r, arrays[1]))
-        got = getattr(myModule, op["name"])(myModule.to_device(r), myModule.to_device(arrays[1]))
-        assert_complex_match(got.get(), expected, op["complex_ulp"], "%s real+%s: " % (op["name"], dtype),
-                             op["complex_ulp_floor"])
-
-
 @pytest.mark.parametrize("dtype", COMPLEX)
 @pytest.mark.parametrize("name", ["add", "multiply", "divide", "sqrt", "exp", "absolute", "equal", "where", "conj"])
 @pytest.mark.gpu
@@ -264,13 +143,13 @@ def test_strided_broadcast_and_mixed_operands(name, dtype, rng):
         else:
             expected = ref(*[hx, hy][: op["nin"]])
             got = f(*[dx, dy][: op["nin"]])
-        assert_complex_match(got.get(), np.asarray(expected), op["complex_ulp"], "%s %s: " % (name, dtype),
-                             op["complex_ulp_floor"])
+        assert_complex_match(got.get(), np.asarray(expected), op["complex_ulp"], op["complex_ulp_floor"],
+                             msg="%s %s: " % (name, dtype))
     if op["nin"] == 2 and name != "where":
         out = myModule.zeros((8, 24), dtype=np.asarray(ref(base, other)).dtype)
         f(d, e, out=out[:, ::2])
-        assert_complex_match(out.get()[:, ::2], np.asarray(ref(base, other)), op["complex_ulp"], name,
-                             op["complex_ulp_floor"])
+        assert_complex_match(out.get()[:, ::2], np.asarray(ref(base, other)), op["complex_ulp"],
+                             op["complex_ulp_floor"], msg=name)
         assert not np.asarray(out.get()[:, 1::2]).any()
 
 
@@ -337,7 +216,7 @@ def test_conversions_and_copies_on_the_gpu(dtype, rng):
             finite = np.isfinite(x.real) & (np.abs(x.real) < 2**31)
             np.testing.assert_array_equal(got[finite], expected[finite])
         else:
-            assert_complex_match(got, expected, 0, "astype %s: " % to)
+            assert_complex_match(got, expected, 0, msg="astype %s: " % to)
     r = rng.standard_normal((5, 3))
     assert_complex_match(myModule.to_device(r).astype(dtype).get(), r.astype(dtype), 0)
     # .real and .imag are views, as NumPy's: writing one writes the complex array

@@ -15,11 +15,11 @@ import pytest
 
 import myModule
 import myModule.array_api as xp
-from conftest import ALL_DTYPES, GPU_MARKS, Raised, outcome
+from conftest import EVERY_DTYPE, GPU_MARKS, Raised, outcome
 
 core = myModule._core
 
-DTYPES = ALL_DTYPES
+DTYPES = EVERY_DTYPE
 SHAPES = [(0,), (1,), (31,), (32,), (33,), (255,), (256,), (257,), (1023,), (1024,), (1025,), (4095,),
           (4096,), (4097,), (8193,), (3, 0, 2), (7, 5), (3, 4, 5), (2, 1, 3, 1), (1, 1), (65, 63)]
 LARGE = (1 << 20) + 3
@@ -37,6 +37,14 @@ def values(dtype, shape, fill, rng):
     """Test data: about half zeros (`mixed`), every element zero or nonzero, or
     one in a thousand nonzero; the special values mixed in everywhere they fit."""
     size = int(np.prod(shape))
+    if dtype.kind == "c":
+        # a zero has both parts zero (of either sign); one nonzero part is enough
+        part = np.dtype(dtype.char.lower())
+        re, im = values(part, (2, size), fill, rng)
+        im[rng.random(size) < 0.7] = rng.choice(np.array([0.0, -0.0], part), 1)
+        out = np.empty(size, dtype)
+        out.real, out.imag = re, im
+        return out.reshape(shape)
     if dtype == np.bool_:
         p = {"mixed": 0.5, "zeros": 0.0, "ones": 1.0, "sparse": 0.001}[fill]
         return (rng.random(size) < p).reshape(shape)
@@ -210,7 +218,7 @@ def test_large_input(dtype, fill):
     check_coords(myModule.nonzero(d), np.nonzero(want))
 
 
-@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.float64], ids=str)
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.float64, np.complex64], ids=str)
 @pytest.mark.parametrize("start", [0, 1])
 @on_gpu
 def test_more_tiles_than_one_scan_chunk(dtype, start):
@@ -221,9 +229,11 @@ def test_more_tiles_than_one_scan_chunk(dtype, start):
     rng = np.random.default_rng(11)
     a = (rng.random(n + 1) < 0.01).astype(dtype)
     a[-2] = 1
-    if dtype == np.float64:
+    if dtype in (np.float64, np.complex64):
         a[rng.integers(0, n, 1000)] = -0.0
         a[rng.integers(0, n, 1000)] = np.nan
+    if dtype == np.complex64:
+        a[rng.integers(0, n, 1000)] = complex(0, 1e-45)
     d = myModule.asarray(a)[start : start + n]
     check_coords(myModule.nonzero(d), np.nonzero(a[start : start + n]))
     assert int(myModule.count_nonzero(d)) == int(np.count_nonzero(a[start : start + n]))
@@ -258,6 +268,11 @@ def test_truth_of_special_values():
         info = np.iinfo(dtype)
         x = np.array([0, info.min, info.max, -1, 0, 1], dtype=dtype)
         check_coords(myModule.nonzero(myModule.asarray(x)), np.nonzero(x))
+    parts = [0.0, -0.0, np.nan, np.inf, 5e-324]
+    for dtype in (np.complex128, np.complex64):
+        x = np.array([complex(r, i) for r in parts for i in parts], dtype=dtype).reshape(5, 5)
+        check_coords(myModule.nonzero(myModule.asarray(x)), np.nonzero(x))
+        check_coords(myModule.nonzero(myModule.asarray(x).T), np.nonzero(x.T))
 
 
 @on_gpu

@@ -29,18 +29,18 @@ import numpy as np
 import pytest
 
 import myModule
-from compare_floats import assert_floats_match, assert_sum_matches
-from conftest import (GPU_MARKS, LAYOUTS, ROOT, Raised, assert_same_result, make_layout,
-                      outcome, random_values, requires_gpu, requires_no_gpu)
+from compare_floats import assert_complex_match, assert_floats_match, assert_sum_matches
+from conftest import (COMPLEX_REFUSED_BY_DECISION, EVERY_DTYPE, GPU_MARKS, LAYOUTS, ROOT, Raised,
+                      assert_same_result, make_layout, outcome, random_values, requires_gpu, requires_no_gpu)
 
 OPS = myModule.ops
 ELEMENTWISE = [op for op in OPS if op["kind"] == "elementwise"]
 REDUCTIONS = [op for op in OPS if op["kind"] == "reduction"]
 WITH_OPERATOR = [op for op in ELEMENTWISE if op["pyop"]]
-# Every real dtype the library has (its one list, the va_dtype enum); the complex
-# loops are tests/test_complex.py's.
-DTYPES = [d.name for d in myModule._core._supported_dtypes() if d.kind != "c"]
-PY_SCALARS = {"py-bool": True, "py-int": 3, "py-float": 2.5}
+# Every dtype the library has (its one list, the va_dtype enum), complex included:
+# an operation is drawn in each it declares loops for.
+DTYPES = [d.name for d in EVERY_DTYPE]
+PY_SCALARS = {"py-bool": True, "py-int": 3, "py-float": 2.5, "py-complex": 1.5 - 2j}
 SUPPORTED = {np.dtype(d) for d in DTYPES}
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
@@ -61,14 +61,22 @@ def fn(op):
 
 # ------------------------------------------------------------------ values
 
-def values_for(op, position, dtype, shape, rng):
+def values_for(op, position, dtype, shape, rng, special=True):
     """Random values for argument `position` of `op` (its arrays counted after
     its params), kept inside what NumPy computes without raising (power: no
-    negative integer exponents)."""
+    negative integer exponents). Complex: specials only for the exact complex
+    loops (C99's Annex G leaves where a NaN lands to each library, and NumPy's
+    and CUDA's differ); a power's base below 1/100 of the data's range and its
+    exponent inside the unit disk, where |z**w| stays finite."""
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
         return rng.random(shape) < 0.5
-    x = random_values(dtype, shape, rng)
+    if dtype.kind == "c":
+        x = random_values(dtype, shape, rng, special=special and op["complex_ulp"] == 0)
+        if op["name"] == "power":
+            x = x / 100 if position == op["nparams"] else x / np.maximum(1, np.abs(x))
+        return x.astype(dtype)
+    x = random_values(dtype, shape, rng, special=special)
     if op["name"] == "power" and position == op["nparams"] + 1 and dtype.kind in "iu":
         x = np.abs(x % 70).astype(dtype)  # exponents 0..69: wrap-around, no negatives
     return x
@@ -79,10 +87,30 @@ def compute_dtypes(op):
     return [d for d in DTYPES if d in op["results"]]
 
 
+def widest_dtypes(op):
+    """The last real and the last complex dtype the op computes in (those it has)."""
+    loops = compute_dtypes(op)
+    return [d for d in loops if np.dtype(d).kind != "c"][-1:] + [d for d in loops if np.dtype(d).kind == "c"][-1:]
+
+
+def refused_by_decision(op, values):
+    """Complex values for an operation with no complex loops: those left out by
+    decision (complex order: docs/SPEC.md; test_complex.py holds that these are all
+    of NumPy's), and an elementwise functor that declares none (user_ops/' axpy,
+    softplus), whatever its Python reference computes. (all, any and count_nonzero
+    list no complex loop: they read complex input through bool.) `values`: dtype
+    names or the call's arguments."""
+    def is_complex(v):
+        return np.dtype(v).kind == "c" if isinstance(v, (str, np.dtype)) else np.iscomplexobj(v)
+    left_out = op["name"] in COMPLEX_REFUSED_BY_DECISION or (
+        op["kind"] == "elementwise" and "complex128" not in op["results"])
+    return left_out and any(is_complex(v) for v in values)
+
+
 def arguments(op, dtype, shape, rng):
     """Params (Python floats/ints as the dtype suits) and arrays of `dtype` (bool
     for fixed bool inputs such as where's condition)."""
-    params = [2.0 if np.dtype(dtype).kind == "f" else 3 for _ in range(op["nparams"])]
+    params = [2.0 if np.dtype(dtype).kind in "fc" else 3 for _ in range(op["nparams"])]
     arrays = []
     for k in range(op["nin"]):
         d = op["fixed_inputs"][k] or dtype
@@ -90,10 +118,14 @@ def arguments(op, dtype, shape, rng):
     return params, arrays
 
 
-def assert_matches(op, got, expected):
+def assert_matches(op, got, expected, complex_in=False):
     """Bit-identical for ulp 0; else within the declared ULP, counted at
     max(|NumPy's result|, the declared ulp_floor), with NaN, +-inf and zero signs
-    exactly where NumPy has them (compare_floats)."""
+    exactly where NumPy has them (compare_floats). Complex arguments or results:
+    the declared complex_ulp (and complex_ulp_floor), part by part."""
+    if complex_in or np.asarray(expected).dtype.kind == "c":
+        assert_complex_match(got, expected, op["complex_ulp"], op["complex_ulp_floor"], msg="%s: " % op["name"])
+        return
     if op["ulp"] == 0 or np.asarray(expected).dtype.kind != "f":
         assert_same_result(got, expected)
         return
@@ -127,9 +159,11 @@ def test_result_dtypes_are_numpys(op):
         args = param_values + [sample(k) for k in combo]
         expected = outcome(lambda: np.asarray(ref(*args)).dtype)
         got = outcome(lambda: myModule._core._op_dtypes(op["name"], *args))
-        if isinstance(expected, Raised) or expected not in SUPPORTED:
+        if isinstance(expected, Raised) or expected not in SUPPORTED or refused_by_decision(op, args):
             assert isinstance(got, Raised) and isinstance(got.exc, TypeError), (
                 "%s%s: NumPy gives %r, myModule %r" % (op["name"], combo, expected, got))
+            if not isinstance(expected, Raised) and expected in SUPPORTED:  # complex left out
+                assert "no complex loops" in str(got.exc), (op["name"], combo, got)
         else:
             assert not isinstance(got, Raised), "%s%s: NumPy gives %s, myModule raised %r" % (
                 op["name"], combo, expected, got)
@@ -143,6 +177,10 @@ def test_result_dtypes_are_numpys(op):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_reduction_dtypes_and_cpu_values_are_numpys(op, dtype, rng):
     x = values_for(op, 0, dtype, (5, 7), rng)[:, ::2]
+    if refused_by_decision(op, [dtype]):
+        with pytest.raises(TypeError, match="complex"):
+            fn(op)(x, device="cpu")
+        return
     assert_same_result(outcome(lambda: fn(op)(x, device="cpu")), outcome(lambda: reference(op)(x)))
 
 
@@ -225,16 +263,17 @@ def test_host_data_on_the_gpu_matches_numpy(op, layout, rng):
             if isinstance(expected, Raised):
                 assert_same_result(got, expected)
             else:
-                assert_matches(op, got, expected)
+                assert_matches(op, got, expected, np.dtype(dtype).kind == "c")
 
 
 @pytest.mark.gpu
 @requires_gpu
 @pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
 def test_host_data_large_goes_through_the_pipeline(op, rng):
-    dtype = compute_dtypes(op)[-1]
-    params, arrays = arguments(op, dtype, (3 * 2**20 + 5,), rng)
-    assert_matches(op, fn(op)(*params, *arrays, device="cuda"), reference(op)(*params, *arrays))
+    for dtype in widest_dtypes(op):
+        params, arrays = arguments(op, dtype, (3 * 2**20 + 5,), rng)
+        assert_matches(op, fn(op)(*params, *arrays, device="cuda"), reference(op)(*params, *arrays),
+                       np.dtype(dtype).kind == "c")
 
 
 @pytest.mark.gpu
@@ -243,19 +282,22 @@ def test_host_data_large_goes_through_the_pipeline(op, rng):
     [op for op in ELEMENTWISE if op["nin"] >= 2]))
 def test_mixed_dtypes_and_python_scalars(op, rng):
     import itertools
-    for kinds in itertools.product(DTYPES + ["py-int", "py-float"], repeat=2):
+    for kinds in itertools.product(DTYPES + ["py-int", "py-float", "py-complex"], repeat=2):
         params = [2.0] * op["nparams"]
-        arrays = [values_for(op, op["nparams"] + k, op["fixed_inputs"][k] or "float64", (300,), rng)
+        # real specials met by a complex argument: as values_for's complex ones
+        special = op["complex_ulp"] == 0 or not any(k == "py-complex" or k.startswith("complex") for k in kinds)
+        arrays = [values_for(op, op["nparams"] + k, op["fixed_inputs"][k] or "float64", (300,), rng, special)
                   for k in range(op["nin"])]
         for k, kind in zip(range(op["nin"] - 2, op["nin"]), kinds):
             arrays[k] = (PY_SCALARS[kind] if kind in PY_SCALARS
-                         else values_for(op, op["nparams"] + k, kind, (300,), rng))
+                         else values_for(op, op["nparams"] + k, kind, (300,), rng, special))
         expected = outcome(lambda: reference(op)(*params, *arrays))
         got = outcome(lambda: fn(op)(*params, *arrays, device="cuda"))
-        if isinstance(expected, Raised) or np.asarray(expected).dtype not in SUPPORTED:
+        if isinstance(expected, Raised) or np.asarray(expected).dtype not in SUPPORTED or \
+                refused_by_decision(op, arrays):
             assert isinstance(got, Raised), (op["name"], kinds, got)
         else:
-            assert_matches(op, got, expected)
+            assert_matches(op, got, expected, any(np.iscomplexobj(a) for a in arrays))
 
 
 # ------------------------------------------------------------------ GPU: device arrays
@@ -284,25 +326,25 @@ def test_device_arrays_match_numpy(op, rng):
             expected = reference(op)(*params, *host)
             got = fn(op)(*params, *dev)
             assert isinstance(got, myModule.DeviceArray), name
-            assert_matches(op, got.get(), np.asarray(expected))
+            assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
         # A broadcast row against the full array, and a 0-d device array.
         row = [myModule.to_device(a[:1]) for a in arrays]
         expected = reference(op)(*params, *[a[:1] for a in arrays[:-1]], arrays[-1])
         got = fn(op)(*params, *row[:-1], myModule.to_device(arrays[-1]))
-        assert_matches(op, got.get(), np.asarray(expected))
+        assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
 
 
 @pytest.mark.gpu
 @requires_gpu
 @pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
 def test_device_out_and_in_place(op, rng):
-    dtype = compute_dtypes(op)[-1]
-    params, arrays = arguments(op, dtype, (1000,), rng)
-    expected = np.asarray(reference(op)(*params, *arrays))
-    out = myModule.empty(1000, dtype=expected.dtype)
-    got = fn(op)(*params, *[myModule.to_device(a) for a in arrays], out=out)
-    assert got is out
-    assert_matches(op, out.get(), expected)
+    for dtype in widest_dtypes(op):
+        params, arrays = arguments(op, dtype, (1000,), rng)
+        expected = np.asarray(reference(op)(*params, *arrays))
+        out = myModule.empty(1000, dtype=expected.dtype)
+        got = fn(op)(*params, *[myModule.to_device(a) for a in arrays], out=out)
+        assert got is out
+        assert_matches(op, out.get(), expected, np.dtype(dtype).kind == "c")
 
 
 @pytest.mark.gpu
@@ -324,10 +366,13 @@ SIZES = [1, 2, 255, 256, 257, 4097, 100003]
 def reduction_values(op, dtype, n, rng):
     """Specials (NaN, inf, extremes) for max and min; finite values in range for
     sum and prod, whose float results are compared within rounding."""
-    if op["name"] in ("max", "min") or np.dtype(dtype).kind != "f":
+    if op["name"] in ("max", "min") or np.dtype(dtype).kind not in "fc":
         return values_for(op, 0, dtype, (n,), rng)
     if op["name"] == "prod":
-        return rng.uniform(0.9, 1.1, n).astype(dtype)
+        x = rng.uniform(0.9, 1.1, n).astype(dtype)
+        if np.dtype(dtype).kind == "c":  # near the unit circle: |prod| stays near 1
+            x = x * np.exp(1j * rng.uniform(-0.05, 0.05, n)).astype(dtype)
+        return x
     return random_values(dtype, (n,), rng, special=False)
 
 
@@ -337,11 +382,15 @@ def assert_reduction(op, got, expected, x):
         got = got.get()[()]
     got_a, exp_a = np.asarray(got), np.asarray(expected)
     assert type(got) is type(expected) and got_a.dtype == exp_a.dtype, (got, expected)
-    if exp_a.dtype.kind != "f" or op["name"] in ("max", "min"):
+    if exp_a.dtype.kind not in "fc" or op["name"] in ("max", "min"):
         # (a zero max/min may have either sign: docs/SPEC.md)
         assert_floats_match(got_a, exp_a, ulp=0, zero_sign=False, msg="%s: " % op["name"])
     elif op["name"] in ("sum", "mean"):
         assert_sum_matches(got_a, exp_a, x, mean=op["name"] == "mean", msg="%s: " % op["name"])
+    elif exp_a.dtype.kind == "c":  # products near the unit circle, against |NumPy's|
+        tol = (2e-5 if exp_a.dtype == np.complex64 else 1e-12) * max(abs(complex(exp_a)), 1.0)
+        for part in (np.real, np.imag):
+            assert_floats_match(part(got_a), part(exp_a), tol=tol, msg="%s: " % op["name"])
     else:  # products of values near 1: one rounding per element in NumPy's
         tol = (2e-5 if exp_a.dtype == np.float32 else 1e-12) * max(abs(float(exp_a)), 1.0)
         assert_floats_match(got_a, exp_a, tol=tol, msg="%s: " % op["name"])
@@ -352,6 +401,12 @@ def assert_reduction(op, got, expected, x):
 @pytest.mark.parametrize("op", REDUCTIONS, ids=ids(REDUCTIONS))
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_reductions_match_numpy(op, dtype, rng):
+    if refused_by_decision(op, [dtype]):
+        x = reduction_values(op, dtype, 5, rng)
+        for call in (lambda: fn(op)(x, device="cuda"), lambda: fn(op)(myModule.to_device(x))):
+            with pytest.raises(TypeError, match="complex"):
+                call()
+        return
     for n in SIZES:
         x = reduction_values(op, dtype, n, rng)
         expected = reference(op)(x)

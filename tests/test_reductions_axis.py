@@ -19,7 +19,8 @@ import pytest
 
 import myModule as mm
 from compare_floats import assert_floats_match, assert_sum_matches
-from conftest import ALL_DTYPES, GPU_MARKS, Raised, assert_same_result, outcome, quick
+from conftest import (ALL_DTYPES, COMPLEX_REFUSED_BY_DECISION, EVERY_DTYPE, GPU_MARKS, Raised, assert_same_result,
+                      outcome, quick)
 
 pytestmark = [pytest.mark.usefixtures("quiet_numpy"),
               pytest.mark.filterwarnings("ignore:Mean of empty slice:RuntimeWarning")]
@@ -30,12 +31,14 @@ DOMAIN = {op["name"]: op["domain"] for op in REDUCTIONS}
 TAKES_DTYPE = [n for n in NAMES if DOMAIN[n] in ("sum", "mean")]
 POSITIONAL = [n for n in NAMES if DOMAIN[n] == "index"]
 
-DTYPES = ALL_DTYPES
+DTYPES = EVERY_DTYPE
 DTYPE_IDS = [d.name for d in DTYPES]
+REAL_IDS = [d.name for d in ALL_DTYPES]
 SHAPES = [(), (0,), (1,), (255,), (256,), (257,), (1025,), (3, 0), (0, 4), (1, 7), (37, 41), (256, 3),
           (3, 257), (5, 6, 7), (2, 1, 33)]
 LAYOUTS = ["C", "F", "transposed", "reversed", "strided", "broadcast"]
-RTOL = {np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-13}
+RTOL = {np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-13, np.dtype(np.complex64): 2e-6,
+        np.dtype(np.complex128): 1e-13}
 
 
 def reference(name):
@@ -59,6 +62,14 @@ def values(name, dtype, shape, rng, special=True):
     """Exact ops get specials (NaN, inf, -0.0, extremes); float sums and means
     finite values, products values near 1 (no overflow to compare)."""
     n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "c":
+        # the parts as a float's (specials in either); products near the unit circle
+        part = np.dtype(dtype.char.lower())
+        x = np.empty(shape, dtype)
+        x.real = values(name, part, shape, rng, special)
+        x.imag = values(name, part, shape, rng, special) if name != "prod" else \
+            rng.uniform(-0.05, 0.05, n).astype(part).reshape(shape)
+        return x
     if dtype.kind == "b":
         return (rng.random(n) < 0.5).reshape(shape)
     if dtype.kind in "iu":
@@ -119,7 +130,7 @@ def check(name, got, expected, x, axis, keepdims):
     if isinstance(got, mm.DeviceArray):
         got = got.get()
     g, e = np.asarray(got), np.asarray(expected)
-    if e.dtype.kind != "f" or name in ("max", "min"):
+    if e.dtype.kind not in "fc" or name in ("max", "min"):
         # (the sign of a zero max/min follows the order of combination: docs/SPEC.md)
         assert_floats_match(g, e, ulp=0, zero_sign=False, msg="%s: " % name)
         return
@@ -131,7 +142,12 @@ def check(name, got, expected, x, axis, keepdims):
         assert_sum_matches(g, e, x, axis, keepdims, mean=name == "mean", msg="%s: " % name)
         return
     # products: NumPy multiplies in the input's type, one rounding per element
-    tol = RTOL[e.dtype] * 100 * np.abs(e.astype(np.float64)) + np.finfo(e.dtype).tiny
+    # (complex: each part held to |NumPy's product|)
+    tol = RTOL[e.dtype] * 100 * np.abs(e.astype(np.complex128)) + np.finfo(e.dtype).tiny
+    if e.dtype.kind == "c":
+        for part in (np.real, np.imag):
+            assert_floats_match(part(g), part(e), tol=tol, msg="%s: " % name)
+        return
     assert_floats_match(g, e, tol=tol, msg="%s: " % name)
 
 
@@ -139,6 +155,12 @@ def run_cases(name, dtype, layout, rng, call):
     """Every shape x axis x keepdims of one (reduction, dtype, layout); `call(x,
     **kw)` computes the library's result from host values `x`."""
     ref = reference(name)
+    if dtype.kind == "c" and name in COMPLEX_REFUSED_BY_DECISION:
+        x = values(name, dtype, (3, 4), rng)
+        for axis in (None, 0):
+            got = outcome(lambda: call(x, x, axis=axis, keepdims=False))
+            assert isinstance(got, Raised) and isinstance(got.exc, TypeError), (name, got)
+        return
     for shape in quick(SHAPES, SHAPES[:6] + SHAPES[10:12]):
         x = values(name, dtype, shape, rng)
         h = layout_of(x, layout, np)
@@ -159,6 +181,8 @@ def run_cases(name, dtype, layout, rng, call):
 def test_host_matches_numpy(name, dtype, layout, rng):
     fn = getattr(mm, name)
     run_cases(name, dtype, layout, rng, lambda x, h, **kw: fn(h, device="cpu", **kw))
+    if dtype.kind == "c" and name in COMPLEX_REFUSED_BY_DECISION:
+        return
     x = values(name, dtype, (7, 5), rng)
     for kw in ({}, {"axis": 0}, {"axis": -1, "keepdims": True}):
         assert_same_result(outcome(lambda: fn(x, **kw)), outcome(lambda: reference(name)(x, **kw)))
@@ -394,7 +418,7 @@ def test_large_reductions_are_deterministic_and_close(rng):
 
 @pytest.mark.gpu
 @GPU_MARKS[1]
-@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=REAL_IDS)
 def test_full_argmax_long_on_the_device(dtype, rng):
     """The one-pass full argmax/argmin (many blocks, the last one combining):
     the first occurrence wins across blocks, NaN wins, and an input off the

@@ -60,16 +60,24 @@ struct ArangeValue {
 // NumPy's linspace in its computation type C (numpy/_core/function_base.py):
 // arange(num) * step (or / div * delta when step underflows to 0, or * delta
 // when div is 0), + start, the endpoint set to stop, floored for integer output.
-template <typename C, typename T>
-struct LinspaceValue {
+template <typename C>
+struct LinspaceTerms {
     C start, stop, step, delta, div;
-    int mode;      // 0: i * step, 1: i / div * delta, 2: i * delta
+    // 0: i * step, 1: i / div * delta, 2: i * delta, 3: i * div * delta (a complex
+    // part: NumPy's complex quotient multiplies by the divisor's reciprocal, held in div)
+    int mode;
     int64_t last;  // the index set to stop, or -1
+};
+
+template <typename C, typename T>
+struct LinspaceValue : LinspaceTerms<C> {
     __device__ __forceinline__ T operator()(int64_t i) const {
+        const auto [start, stop, step, delta, div, mode, last] = static_cast<const LinspaceTerms<C> &>(*this);
         C y = static_cast<C>(i);
         if (mode == 0) y = mul_rn(y, step);
         else if (mode == 1) y = mul_rn(div_rn(y, div), delta);
-        else y = mul_rn(y, delta);
+        else if (mode == 2) y = mul_rn(y, delta);
+        else y = mul_rn(mul_rn(y, div), delta);
         y = add_rn(y, start);
         if (i == last) y = stop;
         if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
@@ -169,6 +177,49 @@ va_status fill_on_stream(int device, cudaStream_t stream, const va_array *dst, i
     });
 }
 
+// numpy.linspace into dst (1-d, validated): `parts` 1 for a real dst, 2 for the
+// two parts of a complex one, each written as a real array through a view of
+// every other element. A complex linspace is NumPy's complex arithmetic part by
+// part: its step is delta times the reciprocal of the count (its quotient), the
+// zero-step form is taken only when both parts' steps are zero, and y * step with
+// a real y adds exact zeros (finite ends; a NaN or infinite part stays in its part).
+va_status linspace_parts(int device, const va_array *dst, va_dtype compute, const double *start, const double *stop,
+                         int endpoint, int parts) {
+    const int64_t n = dst->shape[0];
+    VA_ENTER_STREAM(device, scope, stream);
+    if (n == 0) return VA_SUCCESS;
+    return dispatch_real_dtype(compute, [&](auto ctag) {
+        using C = typename decltype(ctag)::type;
+        if constexpr (!std::is_floating_point<C>::value) {
+            VA_FAIL(VA_ERROR_INVALID_VALUE);
+        } else {
+            va_array part = *dst;
+            part.dtype = parts == 2 ? (dst->dtype == VA_COMPLEX64 ? VA_FLOAT32 : VA_FLOAT64) : dst->dtype;
+            const int64_t count = endpoint ? n - 1 : n;
+            LinspaceTerms<C> value[2];
+            bool steps_zero = true;
+            for (int k = 0; k < parts; ++k) {
+                value[k].start = static_cast<C>(start[k]);
+                value[k].stop = static_cast<C>(stop[k]);
+                value[k].delta = value[k].stop - value[k].start;
+                value[k].div = parts == 2 ? C(1) / static_cast<C>(count) : static_cast<C>(count);
+                value[k].step = parts == 2 ? value[k].delta * value[k].div : value[k].delta / value[k].div;
+                value[k].last = (endpoint && n > 1) ? n - 1 : -1;
+                steps_zero = steps_zero && value[k].step == 0;
+            }
+            for (int k = 0; k < parts; ++k) {
+                value[k].mode = count <= 0 ? 2 : !steps_zero ? 0 : parts == 2 ? 3 : 1;
+                part.data = static_cast<char *>(dst->data) + k * static_cast<int64_t>(va_dtype_size(part.dtype));
+                VA_CHECK(dispatch_real_dtype(part.dtype, [&](auto tag) {
+                    using T = typename decltype(tag)::type;
+                    return write_values<T>(device, stream, &part, n, LinspaceValue<C, T>{value[k]});
+                }));
+            }
+            return VA_SUCCESS;
+        }
+    });
+}
+
 }  // namespace
 }  // namespace va
 
@@ -208,30 +259,20 @@ va_status va_linspace(int device, const va_array *dst, va_dtype compute, double 
                       int endpoint) {
     int64_t n = 0;
     VA_CHECK(va::validate(dst, &n));
-    if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64))
+    if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64) || va::is_complex_dtype(dst->dtype))
         VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_STREAM(device, scope, stream);
-    if (n == 0) return VA_SUCCESS;
-    return va::dispatch_dtype(compute, [&](auto ctag) {
-        using C = typename decltype(ctag)::type;
-        if constexpr (!std::is_floating_point<C>::value) {
-            VA_FAIL(VA_ERROR_INVALID_VALUE);
-        } else {
-            return va::dispatch_real_dtype(dst->dtype, [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                va::LinspaceValue<C, T> value;
-                const int64_t div = endpoint ? n - 1 : n;
-                value.start = static_cast<C>(start);
-                value.stop = static_cast<C>(stop);
-                value.div = static_cast<C>(div);
-                value.delta = value.stop - value.start;
-                value.step = value.delta / value.div;
-                value.mode = div > 0 ? (value.step == 0 ? 1 : 0) : 2;
-                value.last = (endpoint && n > 1) ? n - 1 : -1;
-                return va::write_values<T>(device, stream, dst, n, value);
-            });
-        }
-    });
+    const double starts[2] = {start, 0.0}, stops[2] = {stop, 0.0};
+    return va::linspace_parts(device, dst, compute, starts, stops, endpoint, 1);
+}
+
+va_status va_linspace_complex(int device, const va_array *dst, va_dtype compute, const double start[2],
+                              const double stop[2], int endpoint) {
+    int64_t n = 0;
+    VA_CHECK(va::validate(dst, &n));
+    if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64) || !va::is_complex_dtype(dst->dtype) ||
+        start == nullptr || stop == nullptr)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    return va::linspace_parts(device, dst, compute, start, stop, endpoint, 2);
 }
 
 va_status va_eye(int device, const va_array *dst, int64_t k) {

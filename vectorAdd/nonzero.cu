@@ -6,7 +6,11 @@
 // pinned memory), then, once the caller has sized its outputs, a write pass in
 // which each tile ranks its nonzero elements by warp ballots and writes their
 // coordinates (or byte offsets, for a boolean-mask gather) at its position.
-// Both passes read the input through its strides: no packed copy.
+// Both passes read the input through its strides: no packed copy. A complex
+// input is the exception: both passes read its bool conversion, made by the count
+// pass into the scratch after the tile counts (count_nonzero reads complex the same
+// way): complex count and write kernels of their own were 64 KB of every
+// architecture's binary for a rare call (issue 26).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -16,6 +20,8 @@
 #include "launch.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
+#include "op_types.cuh"
+#include "ops.cuh"
 #include "runtime.cuh"
 
 namespace va {
@@ -66,6 +72,7 @@ struct Plan {
     int64_t n;
     int64_t tiles;
     bool one_dim;  // the walk is at most one dimension: element i is at i * strides[0]
+    va_dtype source_dtype;
     Source source;
 };
 
@@ -317,6 +324,7 @@ va_status plan_of(const va_array *a, Plan *plan) {
     const va_array *views[1] = {a};
     make_walk(views, 1, &walk);
     plan->source.data = static_cast<const char *>(a->data);
+    plan->source_dtype = a->dtype;
     plan->source.ndim = walk.ndim;
     for (int d = 0; d < walk.ndim; ++d) {
         plan->source.shape[d] = walk.shape[d];
@@ -324,6 +332,28 @@ va_status plan_of(const va_array *a, Plan *plan) {
     }
     plan->one_dim = walk.ndim <= 1;  // a 0-d walk (one element) has strides[0] == 0
     return VA_SUCCESS;
+}
+
+// Where a complex input's bool conversion lies in the scratch: after the tile
+// counts, on a 16-byte boundary (the count pass loads whole tiles 16 bytes a time).
+int64_t truth_offset(const Plan &p) { return ((p.tiles + 1) * static_cast<int64_t>(sizeof(int64_t)) + 15) / 16 * 16; }
+
+// The array the passes read: `a`, or for complex its C-ordered bool view in the
+// scratch (filled by the count pass, `convert`).
+va_status readable_plan(int device, cudaStream_t stream, const va_array *a, void *scratch, bool convert,
+                        Plan *plan) {
+    VA_CHECK(plan_of(a, plan));
+    if (!is_complex_dtype(a->dtype) || plan->n == 0) return VA_SUCCESS;
+    va_array truth = *a;
+    truth.data = static_cast<char *>(scratch) + truth_offset(*plan);
+    truth.dtype = VA_BOOL;
+    int64_t step = 1;
+    for (int d = truth.ndim - 1; d >= 0; --d) {
+        truth.strides[d] = step;
+        step *= truth.shape[d];
+    }
+    if (convert) VA_CHECK(convert_on_stream(device, stream, a, &truth, plan->n));
+    return plan_of(&truth, plan);
 }
 
 // Elements side by side from a 16-byte boundary: whole tiles load 16 bytes at a time.
@@ -358,7 +388,10 @@ va_status va_nonzero_scratch_bytes(const va_array *a, size_t *nbytes) {
     va::Plan plan;
     VA_CHECK(va::plan_of(a, &plan));
     if (nbytes == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    *nbytes = static_cast<size_t>(plan.tiles + 1) * sizeof(int64_t);  // tiles < 2**31: no overflow
+    // tiles < 2**31, and n complex elements are 8n bytes or more in an int64 (validated):
+    // no overflow; whole int64 entries (the caller allocates int64s).
+    *nbytes = static_cast<size_t>(va::is_complex_dtype(a->dtype) ? va::truth_offset(plan) + (plan.n + 7) / 8 * 8
+                                                                  : (plan.tiles + 1) * static_cast<int64_t>(sizeof(int64_t)));
     return VA_SUCCESS;
 }
 
@@ -367,6 +400,7 @@ va_status va_nonzero_count(int device, const va_array *a, void *scratch, int64_t
     VA_CHECK(va::plan_of(a, &plan));
     if (count == nullptr || (plan.n > 0 && scratch == nullptr)) VA_FAIL(VA_ERROR_INVALID_VALUE);
     VA_ENTER_STREAM(device, scope, stream);
+    VA_CHECK(va::readable_plan(device, stream, a, scratch, true, &plan));
     if (plan.n == 0) {
         *count = 0;
         return VA_SUCCESS;
@@ -375,7 +409,7 @@ va_status va_nonzero_count(int device, const va_array *a, void *scratch, int64_t
     VA_CHECK(slot.acquire());
     int64_t *counts = static_cast<int64_t *>(scratch);
     int64_t *total = static_cast<int64_t *>(slot.device_address());
-    VA_CHECK(va::dispatch_dtype(a->dtype, [&](auto tag) {
+    VA_CHECK(va::dispatch_real_dtype(plan.source_dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         return plan.one_dim ? va::launch_count<T, true>(device, stream, plan, counts, total)
                             : va::launch_count<T, false>(device, stream, plan, counts, total);
@@ -405,8 +439,9 @@ va_status va_nonzero_write(int device, const va_array *a, const void *scratch, i
     t.offsets = offsets;
     VA_ENTER_STREAM(device, scope, stream);
     if (plan.n == 0 || !wanted) return VA_SUCCESS;
+    VA_CHECK(va::readable_plan(device, stream, a, const_cast<void *>(scratch), false, &plan));
     const int64_t *starts = static_cast<const int64_t *>(scratch);
-    return va::dispatch_dtype(a->dtype, [&](auto tag) {
+    return va::dispatch_real_dtype(plan.source_dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         return plan.one_dim ? va::launch_write<T, true>(device, stream, plan, starts, t)
                             : va::launch_write<T, false>(device, stream, plan, starts, t);

@@ -58,6 +58,43 @@ bool float16_takes(const va_dtype *list, int n) {
     return true;
 }
 
+// The strong dtypes of in[0..n) (those skip(k) leaves) into strong[] (room for
+// n + 1), then the dtype NEP 50 brings in for the Python scalars among them: a
+// Python scalar takes an array's dtype of its own kind or a lower one, and brings
+// the default dtype of a higher kind (int64, float64, complex128) in; a Python
+// complex with float32 arrays gives complex64. No array at all: bool.
+template <typename Skip>
+va_status collect_operands(int32_t n, const va_dtype *in, const va_weak *weak, Skip skip, va_dtype *strong,
+                           int *nstrong) {
+    int count = 0;
+    bool weak_int = false, weak_float = false, weak_complex = false;
+    bool strong_float = false, strong_complex = false, strong_number = false;
+    for (int k = 0; k < n; ++k) {
+        if (skip(k)) continue;
+        const va_weak w = weak == nullptr ? VA_STRONG : weak[k];
+        switch (w) {
+            case VA_STRONG:
+                if (va_dtype_size(in[k]) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
+                strong[count++] = in[k];
+                strong_float |= is_float_dtype(in[k]);
+                strong_complex |= is_complex_dtype(in[k]);
+                strong_number |= in[k] != VA_BOOL;
+                break;
+            case VA_WEAK_BOOL: break;
+            case VA_WEAK_INT: weak_int = true; break;
+            case VA_WEAK_FLOAT: weak_float = true; break;
+            case VA_WEAK_COMPLEX: weak_complex = true; break;
+            case VA_WEAK_MAX_ENUM: VA_FAIL(VA_ERROR_INVALID_VALUE);
+        }
+    }
+    if (weak_complex && !strong_complex) strong[count++] = strong_float ? VA_COMPLEX64 : VA_COMPLEX128;
+    else if (weak_float && !strong_float && !strong_complex) strong[count++] = VA_FLOAT64;
+    else if (weak_int && !strong_number) strong[count++] = VA_INT64;
+    else if (count == 0) strong[count++] = VA_BOOL;
+    *nstrong = count;
+    return VA_SUCCESS;
+}
+
 }  // namespace
 }  // namespace va
 
@@ -73,38 +110,12 @@ va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_wea
     const int first_array = e->info.nparams;
     va_dtype strong[VA_MAX_PARAMS + VA_MAX_INPUTS + 1];
     int nstrong = 0;
-    bool weak_int = false, weak_float = false, weak_complex = false;
-    bool strong_float = false, strong_complex = false, strong_number = false;
-    for (int k = 0; k < nargs; ++k) {
-        if (k >= first_array && e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT)
-            continue;  // where's condition
-        const va_weak w = weak == nullptr ? VA_STRONG : weak[k];
-        switch (w) {
-            case VA_STRONG:
-                if (va_dtype_size(in[k]) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-                strong[nstrong++] = in[k];
-                strong_float |= va::is_float_dtype(in[k]);
-                strong_complex |= va::is_complex_dtype(in[k]);
-                strong_number |= in[k] != VA_BOOL;
-                break;
-            case VA_WEAK_BOOL: break;
-            case VA_WEAK_INT: weak_int = true; break;
-            case VA_WEAK_FLOAT: weak_float = true; break;
-            case VA_WEAK_COMPLEX: weak_complex = true; break;
-            case VA_WEAK_MAX_ENUM: VA_FAIL(VA_ERROR_INVALID_VALUE);
-        }
-    }
+    // where's condition is not promoted
+    auto fixed = [&](int k) { return k >= first_array && e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT; };
+    VA_CHECK(va::collect_operands(nargs, in, weak, fixed, strong, &nstrong));
     for (int k = first_array; k < nargs; ++k)
-        if (e->info.fixed_input[k - first_array] != VA_DTYPE_COUNT &&
-            (weak == nullptr || weak[k] == VA_STRONG) && va_dtype_size(in[k]) == 0)
+        if (fixed(k) && (weak == nullptr || weak[k] == VA_STRONG) && va_dtype_size(in[k]) == 0)
             VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
-    // NEP 50: a Python scalar takes an array's dtype of its own kind or a lower
-    // one, and brings the default dtype of a higher kind (int64, float64,
-    // complex128) in; a Python complex with float32 arrays gives complex64.
-    if (weak_complex && !strong_complex) strong[nstrong++] = strong_float ? VA_COMPLEX64 : VA_COMPLEX128;
-    else if (weak_float && !strong_float && !strong_complex) strong[nstrong++] = VA_FLOAT64;
-    else if (weak_int && !strong_number) strong[nstrong++] = VA_INT64;
-    else if (nstrong == 0) strong[nstrong++] = VA_BOOL;
     const va_dtype p = va::first_loop(strong, nstrong, false);
 
     va_dtype c = p;
@@ -156,6 +167,15 @@ va_status va_promote_types(va_dtype a, va_dtype b, va_dtype *result) {
         VA_FAIL(VA_ERROR_INVALID_VALUE);
     const va_dtype both[2] = {a, b};
     *result = va::first_loop(both, 2, false);
+    return VA_SUCCESS;
+}
+
+va_status va_result_type(int32_t n, const va_dtype *in, const va_weak *weak, va_dtype *result) {
+    if (n < 1 || n > VA_MAX_RESULT_TYPE_ARGS || in == nullptr || result == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    va_dtype strong[VA_MAX_RESULT_TYPE_ARGS + 1];
+    int nstrong = 0;
+    VA_CHECK(va::collect_operands(n, in, weak, [](int) { return false; }, strong, &nstrong));
+    *result = va::first_loop(strong, nstrong, false);
     return VA_SUCCESS;
 }
 

@@ -4,7 +4,10 @@
 // is copied with the axis last (the scan then reads one type). By line the scan
 // is InclusiveScanByKey with the line number as the key, which keeps every line
 // in one pass over the data whatever the shape; the result is copied back
-// through the caller's layout when that is another.
+// through the caller's layout when that is another. A complex running sum is two
+// real running sums (NumPy adds the parts apart): the complex buffer is split into
+// its parts and scanned by the real loops (scan_complex_sum), which keeps CUB's
+// complex sums out of every architecture's binary (issue 26) for two more passes.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -16,6 +19,7 @@
 #include "dispatch.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
+#include "op_types.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
 
@@ -71,6 +75,36 @@ va_status scan_lines(int device, cudaStream_t stream, const T *in, T *out, int64
     return VA_SUCCESS;
 }
 
+// A complex (lines, line) buffer's running sums along its lines, written to `out`
+// (a buffer of the same size, apart from `in`): its parts are laid (lines, 2, line)
+// in `out`, scanned as 2 * lines real lines into a buffer, and put back in place.
+template <typename R>
+va_status scan_complex_sum(int device, cudaStream_t stream, const void *in, void *out, int64_t n, int64_t line) {
+    const va_dtype real = DtypeOf<R>::value;
+    const int64_t part = static_cast<int64_t>(sizeof(R));
+    va_array joined = {}, split = {};
+    joined.dtype = split.dtype = real;
+    joined.ndim = split.ndim = 3;
+    joined.shape[0] = split.shape[0] = n / line;
+    joined.shape[1] = split.shape[1] = line;
+    joined.shape[2] = split.shape[2] = 2;
+    joined.strides[0] = split.strides[0] = 2 * line * part;
+    joined.strides[1] = 2 * part;
+    joined.strides[2] = part;
+    split.strides[1] = part;
+    split.strides[2] = line * part;
+    DeviceBuffer sums(device, stream);
+    VA_CHECK(sums.allocate(static_cast<size_t>(2 * n * part)));  // n complex elements fit memory: no overflow
+    joined.data = const_cast<void *>(in);
+    split.data = out;
+    VA_CHECK(convert_on_stream(device, stream, &joined, &split, 2 * n));
+    VA_CHECK((scan_lines<R, Add>(device, stream, static_cast<const R *>(out), reinterpret_cast<R *>(sums.get()), 2 * n,
+                                 line)));
+    split.data = sums.get();
+    joined.data = out;
+    return convert_on_stream(device, stream, &split, &joined, 2 * n);
+}
+
 }  // namespace
 }  // namespace va
 
@@ -116,8 +150,10 @@ va_status va_cumulative(int device, va_scan kind, const va_array *a, int32_t axi
         using T = typename decltype(tag)::type;
         const T *src = static_cast<const T *>(in);
         T *dst = static_cast<T *>(result);
-        return kind == VA_SCAN_SUM ? va::scan_lines<T, va::Add>(device, stream, src, dst, n, line)
-                                   : va::scan_lines<T, va::Multiply>(device, stream, src, dst, n, line);
+        if (kind == VA_SCAN_PROD) return va::scan_lines<T, va::Multiply>(device, stream, src, dst, n, line);
+        if constexpr (va::is_complex_v<T>)
+            return va::scan_complex_sum<va::RealT<T>>(device, stream, src, dst, n, line);
+        else return va::scan_lines<T, va::Add>(device, stream, src, dst, n, line);
     }));
     if (out_direct) return VA_SUCCESS;
     if (flat) {

@@ -238,6 +238,12 @@ int32_t va_is_c_contiguous(const va_array *a);
  * (va_elementwise). */
 va_status va_op_dtypes(va_op op, int32_t nargs, const va_dtype *in, const va_weak *weak,
                        va_dtype *compute, va_dtype *result);
+/* NumPy's result_type of arrays (or dtypes) in[0..n) and Python scalars (weak[i]
+ * their kinds; NULL: none): the first type of NumPy's loop order that every
+ * array's dtype casts to safely, the scalars joining by NEP 50 as in
+ * va_op_dtypes. 1 <= n <= VA_MAX_RESULT_TYPE_ARGS. (Since VA_MODULE_ABI 4.) */
+#define VA_MAX_RESULT_TYPE_ARGS 64
+va_status va_result_type(int32_t n, const va_dtype *in, const va_weak *weak, va_dtype *result);
 /* The result dtype of a two-input `op` on arrays of dtypes a and b. */
 va_status va_result_dtype(va_op op, va_dtype a, va_dtype b, va_dtype *result);
 /* NumPy's promote_types over the supported dtypes (the dtype both a and b cast to
@@ -402,6 +408,13 @@ va_status va_arange(int device, const va_array *dst, const void *first, const vo
  * (VA_FLOAT32 or VA_FLOAT64), floored for an integer dst, then cast to dst's dtype. */
 va_status va_linspace(int device, const va_array *dst, va_dtype compute, double start,
                       double stop, int endpoint);
+/* The same for a complex dst (VA_COMPLEX64 or VA_COMPLEX128) between start[0] +
+ * start[1] i and stop[0] + stop[1] i, computed as NumPy's complex linspace in the
+ * complex type whose parts are `compute`: each part apart, bit for bit NumPy's for
+ * finite ends (an infinite or NaN part stays in its part; NumPy spreads it).
+ * (Since VA_MODULE_ABI 4.) */
+va_status va_linspace_complex(int device, const va_array *dst, va_dtype compute, const double start[2],
+                              const double stop[2], int endpoint);
 /* dst (2-d, any layout) = ones on diagonal k (k > 0 above the main one), zeros elsewhere. */
 va_status va_eye(int device, const va_array *dst, int64_t k);
 /* dst = src (converted to dst's dtype), both of one shape, except that along

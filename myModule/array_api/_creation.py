@@ -91,8 +91,10 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    return _core.linspace(start, stop, num, endpoint=endpoint, dtype=_dtype(dtype) or _dtypes.float64,
-                          device=device)
+    if dtype is None:
+        # the default floating dtype, or the default complex one for a complex end
+        dtype = _dtypes.complex128 if isinstance(start, complex) or isinstance(stop, complex) else _dtypes.float64
+    return _core.linspace(start, stop, num, endpoint=endpoint, dtype=_dtype(dtype), device=device)
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):

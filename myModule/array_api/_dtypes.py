@@ -109,40 +109,14 @@ def _promote(a, b):
     return _core._promote_types(a, b)
 
 
-def _join_scalar(dt, value):
-    """A Python scalar joining dtype dt as the operations take one (NEP 50: weak): it
-    keeps an array's dtype of its kind or a higher one; int with bool gives the
-    default integer, float with bool or an integer the default float, complex the
-    complex dtype of a float's size (complex128 for bool and integers)."""
-    if isinstance(value, builtins.bool):
-        return dt
-    if isinstance(value, int):
-        return int64 if dt == bool else dt
-    if isinstance(value, float):
-        return dt if dt in _FLOAT + _COMPLEX else float64
-    if isinstance(value, complex):
-        if dt in _COMPLEX:
-            return dt
-        return complex64 if dt == float32 else complex128
-    raise TypeError("a Python %s does not join an array of %s" % (type(value).__name__, dt))
-
-
 def result_type(*arrays_and_dtypes):
-    dtypes = []
-    scalars = []
-    for x in arrays_and_dtypes:
-        if isinstance(x, (builtins.bool, int, float, complex)):
-            scalars.append(x)
-        else:
-            dtypes.append(_dtype_of(x))
-    if not dtypes:
+    """NumPy's result_type over these dtypes, as every operation promotes (the
+    extension's: the first loop type all of them cast to safely, Python scalars
+    joining by NEP 50)."""
+    if not builtins.any(type(x) not in (builtins.bool, int, float, complex) for x in arrays_and_dtypes):
         raise ValueError("result_type() needs at least one array or dtype")
-    result = dtypes[0]
-    for dt in dtypes[1:]:
-        result = _promote(result, dt)
-    for value in scalars:
-        result = _join_scalar(result, value)
-    return result
+    return _core._result_type(*(x if type(x) in (builtins.bool, int, float, complex) else _dtype_of(x)
+                                for x in arrays_and_dtypes))
 
 
 def can_cast(from_, to, /):
