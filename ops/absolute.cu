@@ -3,7 +3,9 @@
 #include "op_declare.cuh"
 
 struct Absolute {
-    static constexpr int complex_ulp = 2;
+    // complex: CUDA's hypot (2 ULP) beside glibc's, NumPy's own 2 ULP from the exact
+    // value (measured against long double); 3 ULP apart on the H100 (session 19).
+    static constexpr int complex_ulp = 4;
 
     template <typename T>
     __device__ va::RealT<T> operator()(T x) const {

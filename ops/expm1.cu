@@ -3,7 +3,9 @@
 #include "op_declare.cuh"
 
 struct Expm1 {
-    static constexpr int complex_ulp = 4;
+    // complex (NumPy's formula): near -1 the real part's two terms, each up to 1, cancel,
+    // and carry their library's cos and sin errors: 5 ULP from NumPy's on the H100.
+    static constexpr int complex_ulp = 8;
 
     template <typename T>
     __device__ T operator()(T x) const {

@@ -3,7 +3,9 @@
 #include "op_declare.cuh"
 
 struct Log {
-    static constexpr int complex_ulp = 4;
+    // complex: NumPy's own real part is up to 3 ULP from the exact value (measured
+    // against long double); ours sums |z|^2 without rounding (complex_math.cuh).
+    static constexpr int complex_ulp = 6;
 
     template <typename T>
     __device__ T operator()(T x) const {

