@@ -493,12 +493,10 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
     }
     /* NumPy computes in result_type(start, stop, float): float32 only when an
      * end is float32 (or complex64) and neither is a float64 or integer NumPy value;
-     * complex when either end is. */
+     * complex when either end is (real ends into a complex dtype: the real linspace,
+     * cast). */
     compute = (kind.float32 && !kind.float64) ? VA_FLOAT32 : VA_FLOAT64;
-    if (given && (dtype == VA_COMPLEX64 || dtype == VA_COMPLEX128)) {
-        kind.complex = 1;
-    }
-    else if (given && kind.complex) {
+    if (given && kind.complex && dtype != VA_COMPLEX64 && dtype != VA_COMPLEX128) {
         /* NumPy drops the imaginary part with a ComplexWarning; the array API leaves it open */
         PyErr_SetString(PyExc_TypeError, "linspace: complex start or stop needs a complex dtype");
         return NULL;

@@ -3,7 +3,10 @@
 #include "op_declare.cuh"
 
 struct Cosh {
-    static constexpr int complex_ulp = 4;
+    // complex: past exp's overflow the product takes exp(x - 1024 ln 2) and the sine or
+    // cosine apart (complex_math.cuh), and NumPy's (glibc) its own scaling: 5 ULP
+    // apart near 1e308 on the H100 (session 19), 2 below.
+    static constexpr int complex_ulp = 6;
 
     template <typename T>
     __device__ T operator()(T x) const {

@@ -239,11 +239,20 @@ def random_values(dtype, shape, rng, special=True, fraction=0.2):
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     n = int(np.prod(shape, dtype=np.int64))
     if dtype.kind == "c":
-        # two real parts drawn apart: specials in either part, in every pairing
+        # two real parts drawn apart, specials in either part: signed zeros, ones,
+        # infinities and NaN. Not the finite extremes: their products overflow into inf
+        # or NaN by the order of the operations, which NumPy's own loops differ in (its
+        # contiguous multiply's FMA gives inf where its strided one gives inf - inf).
         part = np.dtype(dtype.char.lower())
         x = np.empty(n, dtype)
-        x.real = random_values(part, n, rng, special, fraction)
-        x.imag = random_values(part, n, rng, special, fraction)
+        sp = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], part)
+        for target in (x.real, x.imag):
+            values = random_values(part, n, rng, special=False)
+            if special and n > 0:
+                k = max(min(len(sp), n), int(n * fraction)) if n >= 4 else rng.integers(0, 2)
+                where = rng.choice(n, size=min(k, n), replace=False)
+                values[where] = sp[rng.integers(0, len(sp), size=len(where))]
+            target[...] = values
         return x.reshape(shape)
     if dtype.kind == "f":
         mags = 10.0 ** rng.uniform(-3, 3, size=n)

@@ -329,15 +329,17 @@ def test_linspace(case, dtype, endpoint):
 
 @pytest.mark.parametrize("endpoint", [True, False])
 @pytest.mark.parametrize("dtype", [None, np.complex64, np.complex128], ids=str)
-@pytest.mark.parametrize("case", LINSPACE_COMPLEX_CASES + [(0, 1, 5), (complex(-np.inf, 0), 1j, 3)], ids=repr)
+@pytest.mark.parametrize("case", LINSPACE_COMPLEX_CASES + [(0, 1, 5), (0.1, 0.7, 7), (complex(-np.inf, 0), 1j, 3)],
+                         ids=repr)
 @on_gpu
 def test_complex_linspace(case, dtype, endpoint):
     with np.errstate(all="ignore"):
         got = myModule.linspace(*case, endpoint=endpoint, dtype=dtype)
-        if dtype is None and not any(np.iscomplexobj(v) for v in case[:2]):
-            check(got, np.linspace(*case, endpoint=endpoint))
-            return
-        check(got, complex_linspace_as_kernel(*case, endpoint=endpoint, dtype=dtype))
+        if not any(np.iscomplexobj(v) for v in case[:2]):
+            # real ends: NumPy's real linspace, cast to a complex dtype= (real step)
+            check(got, np.linspace(*case, endpoint=endpoint, dtype=dtype))
+        else:
+            check(got, complex_linspace_as_kernel(*case, endpoint=endpoint, dtype=dtype))
         d, step = myModule.linspace(*case, endpoint=endpoint, dtype=dtype, retstep=True)
         e, estep = np.linspace(*case, endpoint=endpoint, dtype=dtype, retstep=True)
     assert type(step) is type(estep)

@@ -159,7 +159,7 @@ VA_COMPLEX_OUTLINED complex<R> cpow(complex<R> a, complex<R> b) {
     const R br = b.real(), bi = b.imag();
     if (br == R(0) && bi == R(0)) return complex<R>(R(1), R(0));
     if (a.real() == R(0) && a.imag() == R(0)) {
-        if (br > R(0) && bi == R(0)) return complex<R>(R(0), R(0));
+        if (br > R(0)) return complex<R>(R(0), R(0));  // NumPy 2: any exponent with Re > 0
         return complex<R>(R(NAN), R(NAN));
     }
     if (bi == R(0) && br > R(-100) && br < R(100) && br == trunc(br)) {

@@ -177,14 +177,16 @@ va_status fill_on_stream(int device, cudaStream_t stream, const va_array *dst, i
     });
 }
 
-// numpy.linspace into dst (1-d, validated): `parts` 1 for a real dst, 2 for the
-// two parts of a complex one, each written as a real array through a view of
-// every other element. A complex linspace is NumPy's complex arithmetic part by
-// part: its step is delta times the reciprocal of the count (its quotient), the
-// zero-step form is taken only when both parts' steps are zero, and y * step with
-// a real y adds exact zeros (finite ends; a NaN or infinite part stays in its part).
+// numpy.linspace into dst (1-d, validated); a complex dst's two parts are each
+// written as a real array through a view of every other element. complex_ends:
+// NumPy's complex linspace, part by part: its step is delta times the reciprocal
+// of the count (its complex quotient), and y * step with a real y adds exact
+// zeros (finite ends; a NaN or infinite part stays in its part). Otherwise the
+// real linspace, into a complex dst's real parts with zeros beside (NumPy's cast).
+// Either way the zero-step form is taken only when both parts' steps are zero.
 va_status linspace_parts(int device, const va_array *dst, va_dtype compute, const double *start, const double *stop,
-                         int endpoint, int parts) {
+                         int endpoint, bool complex_ends) {
+    const int parts = is_complex_dtype(dst->dtype) ? 2 : 1;
     const int64_t n = dst->shape[0];
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0) return VA_SUCCESS;
@@ -202,13 +204,13 @@ va_status linspace_parts(int device, const va_array *dst, va_dtype compute, cons
                 value[k].start = static_cast<C>(start[k]);
                 value[k].stop = static_cast<C>(stop[k]);
                 value[k].delta = value[k].stop - value[k].start;
-                value[k].div = parts == 2 ? C(1) / static_cast<C>(count) : static_cast<C>(count);
-                value[k].step = parts == 2 ? value[k].delta * value[k].div : value[k].delta / value[k].div;
+                value[k].div = complex_ends ? C(1) / static_cast<C>(count) : static_cast<C>(count);
+                value[k].step = complex_ends ? value[k].delta * value[k].div : value[k].delta / value[k].div;
                 value[k].last = (endpoint && n > 1) ? n - 1 : -1;
                 steps_zero = steps_zero && value[k].step == 0;
             }
             for (int k = 0; k < parts; ++k) {
-                value[k].mode = count <= 0 ? 2 : !steps_zero ? 0 : parts == 2 ? 3 : 1;
+                value[k].mode = count <= 0 ? 2 : !steps_zero ? 0 : complex_ends ? 3 : 1;
                 part.data = static_cast<char *>(dst->data) + k * static_cast<int64_t>(va_dtype_size(part.dtype));
                 VA_CHECK(dispatch_real_dtype(part.dtype, [&](auto tag) {
                     using T = typename decltype(tag)::type;
@@ -259,10 +261,9 @@ va_status va_linspace(int device, const va_array *dst, va_dtype compute, double 
                       int endpoint) {
     int64_t n = 0;
     VA_CHECK(va::validate(dst, &n));
-    if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64) || va::is_complex_dtype(dst->dtype))
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64)) VA_FAIL(VA_ERROR_INVALID_VALUE);
     const double starts[2] = {start, 0.0}, stops[2] = {stop, 0.0};
-    return va::linspace_parts(device, dst, compute, starts, stops, endpoint, 1);
+    return va::linspace_parts(device, dst, compute, starts, stops, endpoint, false);
 }
 
 va_status va_linspace_complex(int device, const va_array *dst, va_dtype compute, const double start[2],
@@ -272,7 +273,7 @@ va_status va_linspace_complex(int device, const va_array *dst, va_dtype compute,
     if (dst->ndim != 1 || (compute != VA_FLOAT32 && compute != VA_FLOAT64) || !va::is_complex_dtype(dst->dtype) ||
         start == nullptr || stop == nullptr)
         VA_FAIL(VA_ERROR_INVALID_VALUE);
-    return va::linspace_parts(device, dst, compute, start, stop, endpoint, 2);
+    return va::linspace_parts(device, dst, compute, start, stop, endpoint, true);
 }
 
 va_status va_eye(int device, const va_array *dst, int64_t k) {

@@ -405,7 +405,8 @@ va_status va_fill(int device, const va_array *dst, const void *value);
  * is first + i * (second - first) in that dtype. */
 va_status va_arange(int device, const va_array *dst, const void *first, const void *second);
 /* dst (1-d) = numpy.linspace(start, stop, len, endpoint) computed in `compute`
- * (VA_FLOAT32 or VA_FLOAT64), floored for an integer dst, then cast to dst's dtype. */
+ * (VA_FLOAT32 or VA_FLOAT64), floored for an integer dst, then cast to dst's dtype
+ * (a complex dst: zero imaginary parts). */
 va_status va_linspace(int device, const va_array *dst, va_dtype compute, double start,
                       double stop, int endpoint);
 /* The same for a complex dst (VA_COMPLEX64 or VA_COMPLEX128) between start[0] +
