@@ -313,3 +313,10 @@ def test_the_complex_comparison_can_fail():
         assert_complex_match(tiny + 3 * np.spacing(1.0), tiny, 4)
     with pytest.raises(AssertionError):
         assert_complex_match(tiny + 5 * np.spacing(1.0), tiny, 4, floor=1.0)
+    # bounded: a part past overflow may be inf or NaN, but never non-finite where
+    # NumPy's is finite, nor finite where NumPy's is not
+    over = np.array([complex(np.inf, 1.0)])
+    assert_complex_match(np.array([complex(np.nan, 1.0)]), over, 4)
+    for bad, want in ((complex(np.nan, 1.0), complex(2.0, 1.0)), (complex(2.0, 1.0), complex(np.inf, 1.0))):
+        with pytest.raises(AssertionError):
+            assert_complex_match(np.array([bad]), np.array([want]), 4)
