@@ -1,12 +1,8 @@
 // va_searchsorted: where values would go in a sorted 1-d array, one binary search
 // per value. The sorted array and the values are first brought to one compute
 // dtype, contiguous (one conversion pass each, skipped when they already are),
-// so the kernel has one instantiation per dtype and side; a search is about
-// log2(n) dependent loads, the upper levels of the tree staying in the caches.
-// The search is branchless: every query takes the same ceil(log2 n) steps (the
-// length left halves the same way whatever the comparisons give), so a thread
-// carries kQueries searches side by side and their loads are in flight together
-// (one search a thread left the H200 at 1.11x PyTorch's time, session 19).
+// so the kernel has one instantiation per dtype; a search is about log2(n)
+// dependent loads, the upper levels of the tree staying in the caches.
 #include <cstdint>
 #include <type_traits>
 
@@ -21,7 +17,6 @@ namespace va {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kQueries = 4;
 
 // NumPy's order for searching: NaN after everything else (as it sorts).
 template <typename T>
@@ -30,54 +25,23 @@ __device__ __forceinline__ bool less(T a, T b) {
     else return a < b;
 }
 
-// Whether v goes after s: s < v (left), or !(v < s) (right).
-template <typename T, bool Right>
-__device__ __forceinline__ bool goes_after(T s, T v) {
-    if constexpr (Right) return !less(v, s);
-    else return less(s, v);
-}
-
-// out[i] = how many elements of sorted[0, n) (n >= 1) values[i] goes after: NumPy's
-// left or right insertion point.
-template <typename T, bool Right>
-__global__ void __launch_bounds__(kThreads) search_kernel(const T *__restrict__ sorted, int64_t n,
-                                                          const T *__restrict__ values, int64_t count,
-                                                          int64_t *__restrict__ out) {
-    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t first = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; first < count;
-         first += stride * kQueries) {
-        T v[kQueries];
-        int64_t base[kQueries];
-#pragma unroll
-        for (int k = 0; k < kQueries; ++k) {
-            const int64_t i = first + k * stride;
-            v[k] = values[i < count ? i : first];  // past the end: the first query again, not written
-            base[k] = 0;
+// out[i] = the first position p in sorted[0, n) with !(sorted[p] < v) (left) or
+// v < sorted[p] (right), v = values[i].
+template <typename T>
+__global__ void search_kernel(const T *__restrict__ sorted, int64_t n, const T *__restrict__ values, int64_t count,
+                              bool right, int64_t *__restrict__ out) {
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const T v = values[i];
+        int64_t lo = 0, hi = n;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            const T s = sorted[mid];
+            if (right ? !less(v, s) : less(s, v)) lo = mid + 1;
+            else hi = mid;
         }
-        for (int64_t len = n; len > 1;) {
-            const int64_t half = len / 2;
-#pragma unroll
-            for (int k = 0; k < kQueries; ++k)
-                base[k] = goes_after<T, Right>(sorted[base[k] + half], v[k]) ? base[k] + half : base[k];
-            len -= half;
-        }
-#pragma unroll
-        for (int k = 0; k < kQueries; ++k) {
-            const int64_t i = first + k * stride;
-            if (i < count) out[i] = base[k] + (goes_after<T, Right>(sorted[base[k]], v[k]) ? 1 : 0);
-        }
+        out[i] = lo;
     }
-}
-
-// The kernel for one side on a grid of the threads it needs (kQueries queries a
-// thread), at most those resident at once.
-template <auto Kernel, typename T>
-va_status launch_search(int device, cudaStream_t stream, const T *sorted, int64_t n, const T *values, int64_t count,
-                        int64_t *out) {
-    const unsigned blocks = resident_grid_for<Kernel>(device, (count + kQueries - 1) / kQueries, kThreads);
-    Kernel<<<blocks, kThreads, 0, stream>>>(sorted, n, values, count, out);
-    VA_LAUNCH_CHECK();
-    return VA_SUCCESS;
 }
 
 }  // namespace
@@ -100,15 +64,13 @@ extern "C" va_status va_searchsorted(int device, const va_array *sorted, const v
     const void *s = nullptr, *v = nullptr;
     VA_CHECK(va::contiguous_as(device, stream, sorted, n, compute, &sorted_copy, &s));
     VA_CHECK(va::contiguous_as(device, stream, values, count, compute, &values_copy, &v));
-    if (n == 0) {  // every value goes at 0
-        VA_CUDA_CHECK(cudaMemsetAsync(out->data, 0, static_cast<size_t>(count) * sizeof(int64_t), stream));
-        return VA_SUCCESS;
-    }
     return va::dispatch_real_dtype(compute, [&](auto tag) -> va_status {
         using T = typename decltype(tag)::type;
-        const T *st = static_cast<const T *>(s), *vt = static_cast<const T *>(v);
-        int64_t *o = static_cast<int64_t *>(out->data);
-        return right != 0 ? va::launch_search<va::search_kernel<T, true>>(device, stream, st, n, vt, count, o)
-                          : va::launch_search<va::search_kernel<T, false>>(device, stream, st, n, vt, count, o);
+        const unsigned blocks = va::resident_grid_for<va::search_kernel<T>>(device, count, va::kThreads);
+        va::search_kernel<T><<<blocks, va::kThreads, 0, stream>>>(static_cast<const T *>(s), n,
+                                                                  static_cast<const T *>(v), count, right != 0,
+                                                                  static_cast<int64_t *>(out->data));
+        VA_LAUNCH_CHECK();
+        return VA_SUCCESS;
     });
 }
