@@ -501,8 +501,10 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "linspace: complex start or stop needs a complex dtype");
         return NULL;
     }
+    /* the computing type: complex of `compute`'s parts for complex ends */
+    const va_dtype computed = kind.complex ? (compute == VA_FLOAT32 ? VA_COMPLEX64 : VA_COMPLEX128) : compute;
     if (!given) {
-        dtype = kind.complex ? (compute == VA_FLOAT32 ? VA_COMPLEX64 : VA_COMPLEX128) : compute;
+        dtype = computed;
     }
     if (checked_array_size(1, &num, (int64_t)va_dtype_size(dtype), &num) < 0 || require_cuda("linspace") < 0) {
         return NULL;
@@ -534,8 +536,7 @@ static PyObject *mm_linspace(PyObject *, PyObject *const *args, Py_ssize_t nargs
                                       : ((float)stop[k] - (float)start[k]) / (float)div;
             parts[k] = kind.complex ? (stop[k] - start[k]) * (1.0 / (double)div) : (stop[k] - start[k]) / (double)div;
         }
-        va_dtype kind_of_step = kind.complex ? (compute == VA_FLOAT32 ? VA_COMPLEX64 : VA_COMPLEX128) : compute;
-        PyArray_Descr *cd = descr_from_va(kind_of_step);
+        PyArray_Descr *cd = descr_from_va(computed);
         if (cd != NULL) {
             /* a complex scalar's memory is its two parts side by side */
             step = PyArray_Scalar(compute == VA_FLOAT32 ? (void *)parts32 : (void *)parts, cd, NULL);

@@ -248,10 +248,8 @@ def random_values(dtype, shape, rng, special=True, fraction=0.2):
         sp = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], part)
         for target in (x.real, x.imag):
             values = random_values(part, n, rng, special=False)
-            if special and n > 0:
-                k = max(min(len(sp), n), int(n * fraction)) if n >= 4 else rng.integers(0, 2)
-                where = rng.choice(n, size=min(k, n), replace=False)
-                values[where] = sp[rng.integers(0, len(sp), size=len(where))]
+            if special:
+                _put_specials(values, sp, rng, fraction)
             target[...] = values
         return x.reshape(shape)
     if dtype.kind == "f":
@@ -260,13 +258,21 @@ def random_values(dtype, shape, rng, special=True, fraction=0.2):
     else:
         ii = np.iinfo(dtype)
         x = rng.integers(ii.min, ii.max, size=n, endpoint=True, dtype=dtype)
-    if special and n > 0:
-        sp = specials(dtype)
-        k = max(min(len(sp), n), int(n * fraction)) if n >= 4 else rng.integers(0, 2)
-        if k:
-            where = rng.choice(n, size=min(k, n), replace=False)
-            x[where] = sp[rng.integers(0, len(sp), size=len(where))]
+    if special:
+        _put_specials(x, specials(dtype), rng, fraction)
     return x.reshape(shape)
+
+
+def _put_specials(x, sp, rng, fraction):
+    """About `fraction` of flat `x` (at least a few when there is room) replaced by
+    values drawn from `sp`, in place."""
+    n = x.size
+    if n == 0:
+        return
+    k = max(min(len(sp), n), int(n * fraction)) if n >= 4 else rng.integers(0, 2)
+    if k:
+        where = rng.choice(n, size=min(k, n), replace=False)
+        x[where] = sp[rng.integers(0, len(sp), size=len(where))]
 
 
 def sum_values(dtype, shape, rng):
