@@ -2,8 +2,11 @@
 search compares in the dtype both promote to), both sides, sorted arrays with
 duplicates, NaN (sorted last), +-inf and -0.0, values of every shape (0-d to
 3-d, strided, reversed), empty arrays, a sorter, and a large case past the
-caches. Host data is NumPy's own call; GPU data (either argument) runs the
-binary-search kernel. Argument errors come before any GPU work."""
+caches. Host data is NumPy's own call; GPU data (either argument) runs a
+kernel: a binary search each, or, for at least as many values as sorted elements
+(4- and 8-byte dtypes), a search through a B-tree built from the sorted array, whose
+sizes at the edges of perfect trees are drawn here. Argument errors come before any
+GPU work."""
 import numpy as np
 import pytest
 
@@ -28,8 +31,8 @@ def sorted_values(dtype, n, rng):
             x[:2] = [ii.min, ii.max]
     else:
         x = np.round(rng.normal(0, 10, n)).astype(dtype)
-        if n >= 5:
-            x[:5] = [np.nan, np.inf, -np.inf, -0.0, 0.0]
+        if n >= 6:
+            x[:6] = [np.nan, np.inf, -np.inf, -0.0, 0.0, -np.nan]
     return np.sort(x)
 
 
@@ -40,8 +43,8 @@ def queries(dtype, shape, rng):
     if dtype.kind in "iu":
         return rng.integers(-25, 26, n).astype(dtype).reshape(shape)
     q = np.round(rng.normal(0, 12, n) * 2) / 2
-    if n >= 6:
-        q[:6] = [np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5]
+    if n >= 7:
+        q[:7] = [np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, -np.nan]
     return q.astype(dtype).reshape(shape)
 
 
@@ -167,3 +170,44 @@ def test_large_and_array_api(rng):
         x1, x2 = xp.asarray(a), xp.asarray(v[:1000])
         np.testing.assert_array_equal(xp.searchsorted(x1, x2, side=side).get(),
                                       np.searchsorted(a, v[:1000], side=side))
+
+
+# Sorted sizes about the B-tree's edges: perfect trees of 5 keys a level (8-byte
+# dtypes: 5^6 - 1, 5^7 - 1) and 9 (4-byte: 9^4 - 1), the route's lower bound (4096), and
+# 1- and 2-byte dtypes' (17^3, 33^3), which take the binary search.
+TREE_SIZES = [4095, 4096, 4097, 4912, 4913, 6560, 6561, 6562, 15624, 15625, 15626, 35937, 78124, 78125, 78126]
+
+
+@GPU_MARKS[1]
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_many_values_into_large_sorted_arrays(dt, rng):
+    """As many values as sorted elements or more, a third of them equal to sorted ones
+    (ties on both sides), the dtype's extremes and specials among both."""
+    for n in TREE_SIZES:
+        a = sorted_values(dt, n, rng)
+        if dt.kind == "f":
+            a = np.sort(np.concatenate([a[:6], rng.normal(0, 1e3, n - 6).astype(dt)]))
+        elif dt.kind in "iu" and dt.itemsize >= 4:
+            ii = np.iinfo(dt)
+            a = np.sort(np.concatenate([a[:2], rng.integers(ii.min, ii.max, n - 2, dtype=dt, endpoint=True)]))
+        v = np.concatenate([queries(dt, (n // 2 + 7,), rng), rng.choice(a, n // 2), a[:1], a[-1:]])
+        da, dv = mm.to_device(a), mm.to_device(v)
+        for side in ("left", "right"):
+            np.testing.assert_array_equal(mm.searchsorted(da, dv, side=side).get(),
+                                          np.searchsorted(a, v, side=side), err_msg="n = %d, %s" % (n, side))
+
+
+@GPU_MARKS[1]
+def test_many_values_every_one_past_or_before_the_sorted(rng):
+    """Values all below or all above every sorted element, and a sorted array of one
+    repeated value: the searches that walk the tree's padding or one edge."""
+    a = np.sort(rng.normal(size=20000))
+    for v in (a - 100.0, a + 100.0, np.full(30000, a[-1]), np.full(30000, a[0]), np.full(30000, np.nan)):
+        for side in ("left", "right"):
+            np.testing.assert_array_equal(mm.searchsorted(mm.to_device(a), mm.to_device(v), side=side).get(),
+                                          np.searchsorted(a, v, side=side))
+    same = np.full(9000, 7, dtype=np.int32)
+    v = np.array([6, 7, 8] * 4000, dtype=np.int32)
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(mm.searchsorted(mm.to_device(same), mm.to_device(v), side=side).get(),
+                                      np.searchsorted(same, v, side=side))
