@@ -76,6 +76,8 @@ __version__ = "0.2.0"
 ops = _core._op_table
 
 globals().update({_op["name"]: getattr(_core, _op["name"]) for _op in ops})
+from . import _parts  # noqa: E402
+globals().update(_parts.functions())  # real and imag: a DeviceArray's part is its view
 if TYPE_CHECKING:  # what the line above adds, for mypy (_ops.pyi, written from the op table)
     from ._ops import *  # noqa: F401,F403
 

@@ -487,6 +487,8 @@ def _table_functions():
         "shape": _shape, "ndim": _ndim, "size": _size, "result_type": _result_type,
         "can_cast": _can_cast, "sort": _sorting("sort"), "argsort": _sorting("argsort"),
         "searchsorted": _searchsorted,
+        # numpy.real and numpy.imag are x.real and x.imag, no ufuncs (myModule/_parts.py)
+        "real": _passthrough("real", "numpy.real"), "imag": _passthrough("imag", "numpy.imag"),
         "cumsum": _scanning("cumsum"), "cumprod": _scanning("cumprod"),
         "cumulative_sum": _cumulative("cumulative_sum"), "cumulative_prod": _cumulative("cumulative_prod"),
     }

@@ -16,9 +16,10 @@ struct LogAddExp {
         constexpr T ln2 = T(0.693147180559945309417232121458176568);
         if (x == y) return x + ln2;
         const T d = x - y;
-        if (d > T(0)) return x + log1p(exp(-d));
-        if (d <= T(0)) return y + log1p(exp(d));
-        return d;
+        if (d != d) return d;
+        // One exp and one log1p for either sign of d: a warp whose lanes differ in the
+        // sign would otherwise run both (1.74x PyTorch's time on the H100, session 20).
+        return (d > T(0) ? x : y) + log1p(exp(-fabs(d)));
     }
 };
 

@@ -236,6 +236,47 @@ def test_conversions_and_copies_on_the_gpu(dtype, rng):
     assert_complex_match(f.get(), np.full(3, 1.5 - 2j, dtype), 0)
 
 
+def test_real_and_imag_of_a_device_array_are_its_views():
+    """np.real(x) is x.real, a view (no ufunc): so are myModule's real and imag of a
+    DeviceArray with no out= (a view over no memory: no GPU needed), through NumPy
+    dispatch and the array API too; a real array's imag is the op's zeros."""
+    from myModule import _core
+    for dtype, part in (("complex128", "float64"), ("complex64", "float32")):
+        z = _core._testing_view((4, 3), (96, 16), dtype)
+        for fn in (myModule.real, myModule.imag, np.real, np.imag, xp.real, xp.imag):
+            got = fn(z)
+            assert isinstance(got, myModule.DeviceArray)
+            assert (got.shape, got.dtype, got.strides) == ((4, 3), np.dtype(part), (96, 16)), fn
+    f = _core._testing_view((5,), (8,), "float64")
+    for fn in (myModule.real, np.real, xp.real):
+        got = fn(f)
+        assert (got.shape, got.dtype, got.strides) == ((5,), np.dtype("float64"), (8,))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.gpu
+@requires_gpu
+def test_real_and_imag_views_share_memory_and_out_computes(dtype, rng):
+    x = random_values(np.dtype(dtype), (6, 5), rng)
+    d = myModule.to_device(x)
+    for name in ("real", "imag"):
+        for fn in (getattr(myModule, name), getattr(np, name), getattr(xp, name)):
+            view = fn(d)
+            assert view.__cuda_array_interface__["data"][0] == getattr(d, name).__cuda_array_interface__["data"][0]
+            assert_complex_match(view.get(), getattr(x, name), 0)
+        out = myModule.empty((6, 5), dtype=getattr(x, name).dtype)
+        assert getattr(myModule, name)(d, out=out) is out
+        assert_complex_match(out.get(), getattr(x, name), 0)
+    myModule.real(d)[0, :] = 2.5   # writes d, as np.real(x)[0, :] = 2.5 writes x
+    x.real[0, :] = 2.5
+    assert_complex_match(d.get(), x, 0)
+    r = myModule.to_device(x.real.copy())
+    assert myModule.real(r).__cuda_array_interface__["data"][0] == r.__cuda_array_interface__["data"][0]
+    zeros = myModule.imag(r)
+    assert zeros.__cuda_array_interface__["data"][0] != r.__cuda_array_interface__["data"][0]
+    assert_complex_match(zeros.get(), np.zeros_like(x.real), 0)
+
+
 @pytest.mark.parametrize("dtype", COMPLEX)
 @pytest.mark.gpu
 @requires_gpu

@@ -1,6 +1,8 @@
 """Elementwise functions of the standard: the op table's functions (ops/, one file
 each) under the standard's names. Python scalars join arrays as weak scalars (NEP 50),
 which is the standard's rule too."""
+import myModule as _package
+
 from .. import _core
 
 # The standard's name -> the op table's (NumPy's) name.
@@ -61,7 +63,7 @@ def _table():
         if op is None:
             continue
         make = _unary if op["nin"] == 1 else _binary
-        out[name] = make(name, getattr(_core, op["name"]))
+        out[name] = make(name, getattr(_package, op["name"]))
     return out
 
 
