@@ -441,7 +441,7 @@ static PyObject *part_of(DeviceArrayObject *self, int imaginary)
         }
         return (PyObject *)zeros;
     }
-    const va_dtype part = self->dtype == VA_COMPLEX64 ? VA_FLOAT32 : VA_FLOAT64;
+    const va_dtype part = va_part_dtype(self->dtype);
     char *data = (char *)self->data + (imaginary ? va_dtype_size(part) : 0);
     DeviceArrayObject *view = devicearray_view(data, self->device, part, self->ndim, self->shape, self->strides,
                                                (PyObject *)self);

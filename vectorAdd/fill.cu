@@ -196,7 +196,7 @@ va_status linspace_parts(int device, const va_array *dst, va_dtype compute, cons
             VA_FAIL(VA_ERROR_INVALID_VALUE);
         } else {
             va_array part = *dst;
-            part.dtype = parts == 2 ? (dst->dtype == VA_COMPLEX64 ? VA_FLOAT32 : VA_FLOAT64) : dst->dtype;
+            part.dtype = va_part_dtype(dst->dtype);
             const int64_t count = endpoint ? n - 1 : n;
             LinspaceTerms<C> value[2];
             bool steps_zero = true;

@@ -52,6 +52,15 @@ typedef enum va_dtype {
     VA_DTYPE_MAX_ENUM = 0x7fffffff
 } va_dtype;
 
+/* The dtype of one part of an element: a complex dtype's real and imaginary parts
+ * (VA_FLOAT32 for VA_COMPLEX64, VA_FLOAT64 for VA_COMPLEX128); any other dtype is
+ * its own. Inline: no symbol, the same in the library and in a user's module.
+ * (Since VA_MODULE_ABI 4.) */
+static inline va_dtype va_part_dtype(va_dtype dtype)
+{
+    return dtype == VA_COMPLEX64 ? VA_FLOAT32 : dtype == VA_COMPLEX128 ? VA_FLOAT64 : dtype;
+}
+
 /* An operation: its index in the operation table (va_op_find gives it by name).
  * The table is built from the declarations in ops/ and user_ops/, one file each. */
 typedef int32_t va_op;
