@@ -261,6 +261,31 @@ def test_device_sort_and_argsort(shape, dtype, layout, descending):
         assert_sorted_values(mm.sort(d, axis=None), expected_sort(x.ravel(), 0, False)[0])
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in ("float32", "float64", "int32", "uint16")], ids=str)
+@pytest.mark.gpu
+@GPU_MARKS[1]
+def test_long_ascending_sorts_from_the_source(dtype):
+    """One contiguous line of 2^22 elements or more sorted ascending into a new array is
+    sorted straight from the source (no key pass); a float line's negative NaNs, which the
+    radix order puts first, are rotated to the end: none, a few among positive NaNs, every
+    element one; zero signs in input order."""
+    rng = np.random.default_rng(22)
+    n = 2 ** 22 + 5
+    x = values(dtype, (n,), rng)
+    lines = [x]
+    if dtype.kind == "f":
+        few = x.copy()
+        few[rng.integers(0, n, 9)] = -np.nan
+        few[rng.integers(0, n, 9)] = np.nan
+        lines += [few, np.where(np.isnan(x), 0, x).astype(dtype), np.full(n, -np.nan, dtype)]
+    for line in lines:
+        want = expected_sort(line, 0, False)[0]
+        d = mm.to_device(line)
+        assert_sorted_values(mm.sort(d), want)
+        assert_sorted_values(d, line)  # the source is left as it was
+        assert_sorted_values(xp.sort(d), want)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.gpu
 @GPU_MARKS[1]

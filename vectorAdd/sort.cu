@@ -2,7 +2,11 @@
 // moved last into a contiguous buffer of keys (one pass that also makes the
 // keys radix-ready), each line is sorted (one DeviceRadixSort a line for long
 // lines, DeviceSegmentedRadixSort for many short ones), and the result is
-// written back through the caller's layout.
+// written back through the caller's layout. An ascending sort of one long
+// contiguous line of numbers into a separate contiguous result skips the key
+// pass: CUB reads the caller's array, and a float line's negative NaNs, which
+// CUB's bit order puts before -inf, are rotated to the end afterwards on the
+// device (kernels that return at once when there are none, the usual case).
 //
 // One radix sort per key type serves both orders: descending sorts the
 // ascending order of an order-reversing image of the keys (-x for floats, ~x
@@ -116,6 +120,49 @@ __global__ void __launch_bounds__(kThreads) line_positions(int64_t *out, int64_t
         out[i] = i % line;
 }
 
+// The key pass skipped from this many elements: below, the three launches that
+// look for negative NaNs cost about what the pass does.
+constexpr int64_t kFromSourceMin = int64_t(1) << 22;
+
+template <typename T>
+__device__ __forceinline__ bool negative_nan(T v) {
+    return v != v && signbit(v);
+}
+
+// count = how many negative NaNs lead the sorted line (they are all at its front).
+template <typename T>
+__global__ void __launch_bounds__(kThreads) count_leading_negative_nans(const T *line, int64_t n, int64_t *count) {
+    follow_previous_grid();
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (negative_nan(line[mid])) lo = mid + 1;
+        else hi = mid;
+    }
+    *count = lo;
+}
+
+// One of the three in-place reversals that rotate the line left by count
+// (part 0: [0, count), part 1: [count, n), part 2: [0, n)); nothing to do when
+// count is 0 (or n: every element a negative NaN).
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+reverse_for_rotation(T *line, int64_t n, const int64_t *count, int part) {
+    follow_previous_grid();
+    const int64_t k = *count;
+    if (k == 0 || k == n) return;
+    const int64_t first = part == 1 ? k : 0;
+    const int64_t length = part == 0 ? k : part == 1 ? n - k : n;
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < length / 2; i += nthreads) {
+        T *lo = line + first + i, *hi = line + first + length - 1 - i;
+        const T t = *lo;
+        *lo = *hi;
+        *hi = t;
+    }
+}
+
 // Where segment r starts, for the segmented sort (a chunk of lines is under 2**31 elements).
 struct LineStart {
     int line;
@@ -172,10 +219,41 @@ va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t
     return VA_SUCCESS;
 }
 
+// An ascending sort of one contiguous line of numbers into a separate contiguous
+// result, from the caller's array (see the top of the file).
+template <typename T>
+bool sorts_from_source(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values,
+                       const va_array *indices) {
+    return !std::is_same<T, bool>::value && !descending && indices == nullptr && values != nullptr &&
+           p.lines == 1 && p.n >= kFromSourceMin && is_axis_last(a, axis) && is_axis_last(values, axis) &&
+           reinterpret_cast<uintptr_t>(a->data) % sizeof(T) == 0 &&
+           reinterpret_cast<uintptr_t>(values->data) % sizeof(T) == 0 && !may_overlap(a, values);
+}
+
+template <typename T>
+va_status sort_from_source(const Plan &p, const va_array *a, const va_array *values) {
+    T *out = static_cast<T *>(values->data);
+    VA_CHECK(sort_lines<T>(p, static_cast<const T *>(a->data), out, nullptr, nullptr));
+    if constexpr (std::is_floating_point<T>::value) {
+        DeviceBuffer count(p.device, p.stream);
+        VA_CHECK(count.allocate(sizeof(int64_t)));
+        int64_t *k = reinterpret_cast<int64_t *>(count.get());
+        VA_CUDA_CHECK(launch_kernel(p.device, count_leading_negative_nans<T>, 1, 1, p.stream,
+                                    static_cast<const T *>(out), p.n, k));
+        constexpr auto reverse = reverse_for_rotation<T>;
+        const unsigned grid = resident_grid_for<reverse>(p.device, p.n / 2, kThreads);
+        for (int part = 0; part < 3; ++part)
+            VA_CUDA_CHECK(launch_kernel(p.device, reverse, grid, kThreads, p.stream, out, p.n,
+                                        static_cast<const int64_t *>(k), part));
+    }
+    return VA_SUCCESS;
+}
+
 template <typename T>
 va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values,
                      const va_array *indices) {
     using K = KeyOf<T>;
+    if (sorts_from_source<T>(p, a, axis, descending, values, indices)) return sort_from_source<T>(p, a, values);
     const size_t key_bytes = static_cast<size_t>(p.n) * sizeof(K);
     DeviceBuffer keys(p.device, p.stream), sorted(p.device, p.stream);
     DeviceBuffer positions(p.device, p.stream), sorted_positions(p.device, p.stream);
