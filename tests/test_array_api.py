@@ -68,10 +68,15 @@ def test_absent_dtypes_are_absent():
 
 
 @pytest.mark.parametrize("name", DTYPE_NAMES)
-def test_dtypes_are_numpy_dtypes(name):
-    # DeviceArray.dtype is a numpy.dtype: the namespace's must compare equal to it.
-    assert getattr(xp, name) == np.dtype(name)
-    assert hash(getattr(xp, name)) == hash(np.dtype(name))
+def test_dtypes_are_numpys_scalar_types(name):
+    """As in NumPy's and CuPy's namespaces: xp.float32 is numpy.float32, equal to the
+    numpy.dtype that DeviceArray.dtype returns, and unequal to None (a numpy.dtype
+    object equals None: np.dtype(None) is float64)."""
+    dt = getattr(xp, name)
+    assert dt is np.dtype(name).type
+    assert dt == np.dtype(name) and np.dtype(name) == dt
+    assert dt != None and not (None == dt)  # noqa: E711 - the comparison is the point
+    assert xp.isdtype(dt, dt)
 
 
 @pytest.mark.parametrize("name", ["float32", "float64"])

@@ -1,6 +1,9 @@
-"""Data types of the array API namespace: the library's, as NumPy dtype objects
-(``DeviceArray.dtype`` returns those, so ``x.dtype == xp.float32`` holds), and the
-data type functions over them. Promotion is the operations' own (the extension's one
+"""Data types of the array API namespace: the library's, as NumPy's scalar types
+(``xp.float32`` is ``numpy.float32``, as in NumPy's and CuPy's namespaces;
+``DeviceArray.dtype`` returns NumPy dtype objects, which compare equal to them, so
+``x.dtype == xp.float32`` holds), and the data type functions over them. The standard
+asks only ``==`` of a dtype: a type also compares unequal to ``None``, where a NumPy
+dtype object equals it (``np.dtype(None)`` is float64). Promotion is the operations' own (the extension's one
 promotion, NumPy's over these dtypes): the standard's table where it defines one, and
 where it leaves a pair to the library (integer with float, bool with a number) what
 NumPy, CuPy and the operations themselves give, so result_type always names the dtype
@@ -13,19 +16,19 @@ import numpy as np
 
 from .. import _core
 
-bool = np.dtype("bool")  # noqa: A001 - the standard's name
-int8 = np.dtype("int8")
-int16 = np.dtype("int16")
-int32 = np.dtype("int32")
-int64 = np.dtype("int64")
-uint8 = np.dtype("uint8")
-uint16 = np.dtype("uint16")
-uint32 = np.dtype("uint32")
-uint64 = np.dtype("uint64")
-float32 = np.dtype("float32")
-float64 = np.dtype("float64")
-complex64 = np.dtype("complex64")
-complex128 = np.dtype("complex128")
+bool = np.bool_  # noqa: A001 - the standard's name
+int8 = np.int8
+int16 = np.int16
+int32 = np.int32
+int64 = np.int64
+uint8 = np.uint8
+uint16 = np.uint16
+uint32 = np.uint32
+uint64 = np.uint64
+float32 = np.float32
+float64 = np.float64
+complex64 = np.complex64
+complex128 = np.complex128
 
 # The extension's list (its va_dtype enum) is the one list: a dtype named above that
 # the library lacks is not offered. In the standard's order: bool, signed and unsigned
@@ -39,7 +42,7 @@ _COMPLEX = tuple(d for d in _ALL if d.kind == "c")
 
 def _dtype_of(x):
     """The dtype of an array or a dtype; TypeError for anything else."""
-    dt = getattr(x, "dtype", x)
+    dt = x if isinstance(x, type) else getattr(x, "dtype", x)  # a scalar type's .dtype is a descriptor
     if dt is None:  # np.dtype(None) is float64: not what a caller passing None meant
         raise TypeError("expected an array or a dtype, got %r" % (x,))
     try:
@@ -82,7 +85,7 @@ def iinfo(type, /):  # noqa: A002
 
 
 _KINDS = {
-    "bool": (bool,),
+    "bool": (np.dtype(bool),),
     "signed integer": _SIGNED,
     "unsigned integer": _UNSIGNED,
     "integral": _INTEGER,
