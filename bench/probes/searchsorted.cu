@@ -24,34 +24,29 @@
 
 __device__ __forceinline__ bool less(double a, double b) { return a < b || (b != b && a == a); }
 
-// The library's kernel (search.cu): a branching search, grid-stride.
-__global__ void search_now(const double *__restrict__ s, int64_t n, const double *__restrict__ q, int64_t count,
-                           int64_t *__restrict__ out) {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count; i += (int64_t)gridDim.x * blockDim.x) {
-        const double v = q[i];
-        int64_t lo = 0, hi = n;
-        while (lo < hi) {
-            const int64_t mid = lo + (hi - lo) / 2;
-            if (less(s[mid], v)) lo = mid + 1;
-            else hi = mid;
-        }
-        out[i] = lo;
-    }
-}
-
-// One query a thread, a full grid (PyTorch's shape).
-__global__ void search_full(const double *__restrict__ s, int64_t n, const double *__restrict__ q, int64_t count,
-                            int64_t *__restrict__ out) {
-    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    const double v = q[i];
+// The binary search of the library's kernel before session 20 (search.cu).
+__device__ __forceinline__ int64_t lower_bound(const double *__restrict__ s, int64_t n, double v) {
     int64_t lo = 0, hi = n;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
         if (less(s[mid], v)) lo = mid + 1;
         else hi = mid;
     }
-    out[i] = lo;
+    return lo;
+}
+
+// A branching search, grid-stride (the library's shape).
+__global__ void search_now(const double *__restrict__ s, int64_t n, const double *__restrict__ q, int64_t count,
+                           int64_t *__restrict__ out) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count; i += (int64_t)gridDim.x * blockDim.x)
+        out[i] = lower_bound(s, n, q[i]);
+}
+
+// One query a thread, a full grid (PyTorch's shape).
+__global__ void search_full(const double *__restrict__ s, int64_t n, const double *__restrict__ q, int64_t count,
+                            int64_t *__restrict__ out) {
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i < count) out[i] = lower_bound(s, n, q[i]);
 }
 
 // e[k], k in [1, 2^h): node k of a complete tree of height h laid out breadth first;
