@@ -8,6 +8,12 @@
 // CUB's bit order puts before -inf, are rotated to the end afterwards on the
 // device (kernels that return at once when there are none, the usual case).
 //
+// argsort sorts order keys instead (an element's bits as an unsigned integer of
+// its width whose order is the sort's: every NaN last, -0.0 equal to 0.0; the
+// complement for descending) with each element's position, 32-bit where a line is
+// shorter than 2^31: per width, not per dtype, and a quarter less to move each
+// radix pass than 64-bit positions.
+//
 // One radix sort per key type serves both orders: descending sorts the
 // ascending order of an order-reversing image of the keys (-x for floats, ~x
 // for integers, !x for bools), which keeps equal keys in input order, as the
@@ -113,11 +119,56 @@ scatter_values(const char *keys, char *dst, int64_t n, Walk walk, bool descendin
 }
 
 // Each element's position along its line: the values argsort carries along.
-__global__ void __launch_bounds__(kThreads) line_positions(int64_t *out, int64_t n, int64_t line) {
+template <typename P>
+__global__ void __launch_bounds__(kThreads) line_positions(P *out, int64_t n, int64_t line) {
     follow_previous_grid();
     const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads)
-        out[i] = i % line;
+        out[i] = static_cast<P>(i % line);
+}
+
+// argsort's key: unsigned of the element's width (bool as a byte 0 or 1).
+template <size_t Bytes> struct Unsigned;
+template <> struct Unsigned<1> { using type = uint8_t; };
+template <> struct Unsigned<2> { using type = uint16_t; };
+template <> struct Unsigned<4> { using type = uint32_t; };
+template <> struct Unsigned<8> { using type = uint64_t; };
+template <typename T>
+using OrderKey = typename Unsigned<sizeof(KeyOf<T>)>::type;
+
+template <typename T>
+__device__ __forceinline__ OrderKey<T> order_key(const char *p, bool descending) {
+    using U = OrderKey<T>;
+    constexpr U sign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
+    U u;
+    if constexpr (std::is_same<T, bool>::value) {
+        u = *reinterpret_cast<const uint8_t *>(p) != 0;
+    } else {
+        u = *reinterpret_cast<const U *>(p);
+        if constexpr (std::is_floating_point<T>::value) {
+            const U magnitude = u & static_cast<U>(~sign);
+            const U infinity = sizeof(U) == 8 ? static_cast<U>(0x7ff0000000000000ull) : static_cast<U>(0x7f800000u);
+            if (magnitude > infinity) u = static_cast<U>(~U{0});  // every NaN last
+            else if (magnitude == 0) u = sign;                   // -0.0 == 0.0
+            else u = (u & sign) ? static_cast<U>(~u) : static_cast<U>(u | sign);
+        } else if constexpr (std::is_signed<T>::value) {
+            u = static_cast<U>(u ^ sign);
+        }
+    }
+    return descending ? static_cast<U>(~u) : u;
+}
+
+// Walk view 0 is the key buffer (axis last), view 1 the source.
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+gather_order_keys(const char *src, OrderKey<T> *keys, int64_t n, Walk walk, bool descending) {
+    follow_previous_grid();
+    const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
+        int64_t od = 0, os = 0;
+        offsets_of(walk, i, &od, &os);
+        *reinterpret_cast<OrderKey<T> *>(reinterpret_cast<char *>(keys) + od) = order_key<T>(src + os, descending);
+    }
 }
 
 // The key pass skipped from this many elements: below, the three launches that
@@ -175,42 +226,59 @@ struct Plan {
     int64_t n, line, lines;
 };
 
+template <typename K, typename P>
+va_status sort_short_lines(const Plan &p, const K *keys_in, K *keys_out, const P *positions_in, P *positions_out);
+
 // Sorts the lines of keys_in into keys_out, carrying positions_in along into
-// positions_out when positions_in is not NULL.
-template <typename K>
-va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t *positions_in,
-                     int64_t *positions_out) {
+// positions_out (P: their type; void: keys alone).
+template <typename K, typename P>
+va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const P *positions_in, P *positions_out) {
+    constexpr bool kKeysOnly = std::is_void<P>::value;
     DeviceBuffer temp(p.device, p.stream);
     size_t temp_bytes = 0;
     if (p.lines == 1 || p.line >= kLongLine) {
         auto sort = [&](void *storage, int64_t first) -> cudaError_t {
-            if (positions_in == nullptr)
+            if constexpr (kKeysOnly)
                 return cub::DeviceRadixSort::SortKeys(storage, temp_bytes, keys_in + first, keys_out + first, p.line,
                                                       0, int(sizeof(K) * 8), p.stream);
-            return cub::DeviceRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
-                                                   positions_in + first, positions_out + first, p.line, 0,
-                                                   int(sizeof(K) * 8), p.stream);
+            else
+                return cub::DeviceRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
+                                                       positions_in + first, positions_out + first, p.line, 0,
+                                                       int(sizeof(K) * 8), p.stream);
         };
         VA_CUDA_CHECK(sort(nullptr, 0));
         VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
         for (int64_t r = 0; r < p.lines; ++r) VA_CUDA_CHECK(sort(temp.get(), r * p.line));
         return VA_SUCCESS;
     }
-    // Short lines (line < kLongLine): chunks of whole lines, each under 2**31
-    // elements (the segmented sort counts in int).
+    // 64-bit positions are for lines of 2^31 elements or more, never short ones: no
+    // segmented sort of them is instantiated.
+    if constexpr (std::is_same<P, int64_t>::value) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    else return sort_short_lines(p, keys_in, keys_out, positions_in, positions_out);
+}
+
+// Short lines (line < kLongLine): chunks of whole lines, each under 2**31 elements
+// (the segmented sort counts in int).
+template <typename K, typename P>
+va_status sort_short_lines(const Plan &p, const K *keys_in, K *keys_out, const P *positions_in, P *positions_out) {
+    constexpr bool kKeysOnly = std::is_void<P>::value;
+    DeviceBuffer temp(p.device, p.stream);
+    size_t temp_bytes = 0;
     const int64_t per_chunk = std::numeric_limits<int>::max() / p.line;
     auto sort = [&](void *storage, int64_t first_line, int64_t count) -> cudaError_t {
         const int64_t first = first_line * p.line;
         auto begins = thrust::make_transform_iterator(thrust::make_counting_iterator(0), LineStart{int(p.line)});
         auto ends = thrust::make_transform_iterator(thrust::make_counting_iterator(1), LineStart{int(p.line)});
         const int items = static_cast<int>(count * p.line), segments = static_cast<int>(count);
-        if (positions_in == nullptr)
+        if constexpr (kKeysOnly)
             return cub::DeviceSegmentedRadixSort::SortKeys(storage, temp_bytes, keys_in + first, keys_out + first,
                                                            items, segments, begins, ends, 0, int(sizeof(K) * 8),
                                                            p.stream);
-        return cub::DeviceSegmentedRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
-                                                        positions_in + first, positions_out + first, items,
-                                                        segments, begins, ends, 0, int(sizeof(K) * 8), p.stream);
+        else
+            return cub::DeviceSegmentedRadixSort::SortPairs(storage, temp_bytes, keys_in + first, keys_out + first,
+                                                            positions_in + first, positions_out + first, items,
+                                                            segments, begins, ends, 0, int(sizeof(K) * 8),
+                                                            p.stream);
     };
     VA_CUDA_CHECK(sort(nullptr, 0, std::min(per_chunk, p.lines)));
     VA_CHECK(temp.allocate(std::max<size_t>(temp_bytes, 1)));  // never the size query's NULL
@@ -222,10 +290,8 @@ va_status sort_lines(const Plan &p, const K *keys_in, K *keys_out, const int64_t
 // An ascending sort of one contiguous line of numbers into a separate contiguous
 // result, from the caller's array (see the top of the file).
 template <typename T>
-bool sorts_from_source(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values,
-                       const va_array *indices) {
-    return !std::is_same<T, bool>::value && !descending && indices == nullptr && values != nullptr &&
-           p.lines == 1 && p.n >= kFromSourceMin && is_axis_last(a, axis) && is_axis_last(values, axis) &&
+bool sorts_from_source(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values) {
+    return !std::is_same<T, bool>::value && !descending && p.lines == 1 && p.n >= kFromSourceMin && is_axis_last(a, axis) && is_axis_last(values, axis) &&
            reinterpret_cast<uintptr_t>(a->data) % sizeof(T) == 0 &&
            reinterpret_cast<uintptr_t>(values->data) % sizeof(T) == 0 && !may_overlap(a, values);
 }
@@ -233,7 +299,7 @@ bool sorts_from_source(const Plan &p, const va_array *a, int axis, bool descendi
 template <typename T>
 va_status sort_from_source(const Plan &p, const va_array *a, const va_array *values) {
     T *out = static_cast<T *>(values->data);
-    VA_CHECK(sort_lines<T>(p, static_cast<const T *>(a->data), out, nullptr, nullptr));
+    VA_CHECK((sort_lines<T, void>(p, static_cast<const T *>(a->data), out, nullptr, nullptr)));
     if constexpr (std::is_floating_point<T>::value) {
         DeviceBuffer count(p.device, p.stream);
         VA_CHECK(count.allocate(sizeof(int64_t)));
@@ -249,14 +315,13 @@ va_status sort_from_source(const Plan &p, const va_array *a, const va_array *val
     return VA_SUCCESS;
 }
 
+// The sorted values of a along axis into `values`.
 template <typename T>
-va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values,
-                     const va_array *indices) {
+va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values) {
     using K = KeyOf<T>;
-    if (sorts_from_source<T>(p, a, axis, descending, values, indices)) return sort_from_source<T>(p, a, values);
+    if (sorts_from_source<T>(p, a, axis, descending, values)) return sort_from_source<T>(p, a, values);
     const size_t key_bytes = static_cast<size_t>(p.n) * sizeof(K);
     DeviceBuffer keys(p.device, p.stream), sorted(p.device, p.stream);
-    DeviceBuffer positions(p.device, p.stream), sorted_positions(p.device, p.stream);
     VA_CHECK(keys.allocate(key_bytes));
     {
         va_array key_view;
@@ -271,8 +336,7 @@ va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending
     }
     // Sorted straight into the caller's memory when it has the buffer's layout
     // and nothing is left to undo (an ascending sort).
-    const bool values_direct = values != nullptr && !descending && is_axis_last(values, axis);
-    const bool indices_direct = indices != nullptr && is_axis_last(indices, axis);
+    const bool values_direct = !descending && is_axis_last(values, axis);
     K *keys_out = nullptr;
     if (values_direct) {
         keys_out = static_cast<K *>(values->data);
@@ -280,24 +344,8 @@ va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending
         VA_CHECK(sorted.allocate(key_bytes));
         keys_out = reinterpret_cast<K *>(sorted.get());
     }
-    int64_t *positions_in = nullptr, *positions_out = nullptr;
-    if (indices != nullptr) {
-        // n * 8 fits size_t (va_sort checked it).
-        const size_t position_bytes = static_cast<size_t>(p.n) * sizeof(int64_t);
-        VA_CHECK(positions.allocate(position_bytes));
-        positions_in = reinterpret_cast<int64_t *>(positions.get());
-        VA_CUDA_CHECK(launch_kernel(p.device, line_positions,
-                                    resident_grid_for<line_positions>(p.device, p.n, kThreads), kThreads, p.stream,
-                                    positions_in, p.n, p.line));
-        if (indices_direct) {
-            positions_out = static_cast<int64_t *>(indices->data);
-        } else {
-            VA_CHECK(sorted_positions.allocate(position_bytes));
-            positions_out = reinterpret_cast<int64_t *>(sorted_positions.get());
-        }
-    }
-    VA_CHECK(sort_lines<K>(p, reinterpret_cast<const K *>(keys.get()), keys_out, positions_in, positions_out));
-    if (values != nullptr && !values_direct) {
+    VA_CHECK((sort_lines<K, void>(p, reinterpret_cast<const K *>(keys.get()), keys_out, nullptr, nullptr)));
+    if (!values_direct) {
         va_array sorted_view;
         axis_last_view(a, axis, keys_out, a->dtype, &sorted_view);
         const va_array *views[2] = {values, &sorted_view};
@@ -308,12 +356,57 @@ va_status sort_typed(const Plan &p, const va_array *a, int axis, bool descending
                                     p.stream, reinterpret_cast<const char *>(keys_out),
                                     static_cast<char *>(values->data), p.n, walk, descending));
     }
-    if (indices != nullptr && !indices_direct) {
-        va_array sorted_view;
-        axis_last_view(a, axis, positions_out, VA_INT64, &sorted_view);
-        VA_CHECK(convert_on_stream(p.device, p.stream, &sorted_view, indices, p.n));
-    }
     return VA_SUCCESS;
+}
+
+// argsort of the order keys already gathered (axis last) into `indices`, with positions of type P.
+template <typename U, typename P>
+va_status argsort_keys(const Plan &p, const va_array *a, int axis, const U *keys, const va_array *indices) {
+    constexpr va_dtype kPositionDtype = std::is_same<P, int32_t>::value ? VA_INT32 : VA_INT64;
+    const size_t position_bytes = static_cast<size_t>(p.n) * sizeof(P);  // va_sort checked n * 8
+    DeviceBuffer sorted_keys(p.device, p.stream), positions(p.device, p.stream), sorted(p.device, p.stream);
+    VA_CHECK(sorted_keys.allocate(static_cast<size_t>(p.n) * sizeof(U)));
+    VA_CHECK(positions.allocate(position_bytes));
+    P *positions_in = reinterpret_cast<P *>(positions.get());
+    constexpr auto fill = line_positions<P>;
+    VA_CUDA_CHECK(launch_kernel(p.device, fill, resident_grid_for<fill>(p.device, p.n, kThreads), kThreads, p.stream,
+                                positions_in, p.n, p.line));
+    // 64-bit positions in the caller's layout go there directly; else through a buffer.
+    const bool direct = kPositionDtype == VA_INT64 && is_axis_last(indices, axis);
+    P *positions_out = nullptr;
+    if (direct) {
+        positions_out = static_cast<P *>(indices->data);
+    } else {
+        VA_CHECK(sorted.allocate(position_bytes));
+        positions_out = reinterpret_cast<P *>(sorted.get());
+    }
+    VA_CHECK((sort_lines<U, P>(p, keys, reinterpret_cast<U *>(sorted_keys.get()), positions_in, positions_out)));
+    if (direct) return VA_SUCCESS;
+    va_array sorted_view;
+    axis_last_view(a, axis, positions_out, kPositionDtype, &sorted_view);
+    return convert_on_stream(p.device, p.stream, &sorted_view, indices, p.n);
+}
+
+// Each element's position along axis in a stable sort of a, into `indices`.
+template <typename T>
+va_status argsort_typed(const Plan &p, const va_array *a, int axis, bool descending, const va_array *indices) {
+    using U = OrderKey<T>;
+    DeviceBuffer keys(p.device, p.stream);
+    VA_CHECK(keys.allocate(static_cast<size_t>(p.n) * sizeof(U)));
+    U *key_items = reinterpret_cast<U *>(keys.get());
+    {
+        va_array key_view;
+        axis_last_view(a, axis, key_items, a->dtype, &key_view);
+        const va_array *views[2] = {&key_view, a};
+        Walk walk;
+        make_walk(views, 2, &walk);
+        constexpr auto kernel = gather_order_keys<T>;
+        VA_CUDA_CHECK(launch_kernel(p.device, kernel, resident_grid_for<kernel>(p.device, p.n, kThreads), kThreads,
+                                    p.stream, static_cast<const char *>(a->data), key_items, p.n, walk,
+                                    descending));
+    }
+    if (p.line <= std::numeric_limits<int32_t>::max()) return argsort_keys<U, int32_t>(p, a, axis, key_items, indices);
+    return argsort_keys<U, int64_t>(p, a, axis, key_items, indices);
 }
 
 }  // namespace
@@ -341,9 +434,12 @@ va_status va_sort(int device, const va_array *a, int32_t axis, int32_t descendin
     VA_ENTER_STREAM(device, scope, stream);
     if (n == 0 || (values == nullptr && indices == nullptr)) return VA_SUCCESS;
     va::Plan plan = {device, stream, n, a->shape[axis], n / a->shape[axis]};
-    return va::dispatch_real_dtype(a->dtype, [&](auto tag) {
+    return va::dispatch_real_dtype(a->dtype, [&](auto tag) -> va_status {
         using T = typename decltype(tag)::type;
-        return va::sort_typed<T>(plan, a, axis, descending != 0, values, indices);
+        // indices first: an in-place sort (values == a) would change what they order
+        if (indices != nullptr) VA_CHECK(va::argsort_typed<T>(plan, a, axis, descending != 0, indices));
+        if (values != nullptr) VA_CHECK(va::sort_typed<T>(plan, a, axis, descending != 0, values));
+        return VA_SUCCESS;
     });
 }
 

@@ -386,7 +386,8 @@ va_status va_var(int device, const va_array *a, double correction, const va_arra
 /* ---- sorting and scans along an axis, queued on the library's stream of `device` ---- */
 /* Sorts `a` along `axis` (in [0, a->ndim)), stable: equal elements keep their
  * order, also when `descending`. Floats in NumPy's order: NaN after +inf (first
- * when descending; NaNs come out as the one quiet NaN), -0.0 equal to 0.0.
+ * when descending; a NaN's sign and payload in `values` are unspecified), -0.0 equal
+ * to 0.0.
  * `values` (a's dtype) and `indices` (int64: each element's position along the
  * axis in `a`) have a's shape and any layout; either may be NULL, and `values`
  * may be `a` itself (an in-place sort). */
