@@ -1,9 +1,8 @@
 // va_searchsorted: where values would go in a sorted 1-d array. The sorted array
 // and the values are first brought to one compute dtype, contiguous (one
 // conversion pass each, skipped when they already are). The kernels compare
-// order keys: each element's bits mapped to an unsigned integer of its width whose
-// order is NumPy's (signed: the sign bit flipped; floating: -0.0 as 0.0, every NaN
-// last), so they are instantiated per width (1, 2, 4, 8 bytes), not per dtype.
+// order keys (order_key.cuh), so they are instantiated per width (1, 2, 4, 8
+// bytes), not per dtype.
 // Two routes, chosen once per call:
 // - few values: one binary search each over the sorted array, about log2(n)
 //   dependent loads, the upper levels staying in the caches;
@@ -20,6 +19,7 @@
 #include "grid.cuh"
 #include "layout.cuh"
 #include "memory.cuh"
+#include "order_key.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
 
@@ -39,38 +39,6 @@ constexpr int kNodeBytes = 32;  // one L2 sector
 constexpr size_t kTreeMinWidth = 4;
 constexpr int kMaxLevels = 32;  // fanout >= 5, n <= 2^50: 22 levels at most
 
-// How an element's bits order: the dtype's kind, decided on the host.
-enum class Kind : int { unsigned_integer, signed_integer, floating };
-
-template <typename T>
-constexpr Kind kind_of() {
-    if constexpr (std::is_floating_point<T>::value) return Kind::floating;
-    else if constexpr (std::is_signed<T>::value) return Kind::signed_integer;
-    else return Kind::unsigned_integer;
-}
-
-template <size_t Bytes> struct Word;
-template <> struct Word<1> { using type = uint8_t; };
-template <> struct Word<2> { using type = uint16_t; };
-template <> struct Word<4> { using type = uint32_t; };
-template <> struct Word<8> { using type = uint64_t; };
-
-// The unsigned key whose order is NumPy's order of the element with bits x.
-template <typename U>
-__device__ __forceinline__ U order_key(U x, Kind kind) {
-    constexpr U sign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
-    if constexpr (sizeof(U) >= 4) {
-        if (kind == Kind::floating) {
-            constexpr U infinity = sizeof(U) == 8 ? static_cast<U>(0x7ff0000000000000ull) : static_cast<U>(0x7f800000u);
-            const U magnitude = x & static_cast<U>(~sign);
-            if (magnitude > infinity) return static_cast<U>(~U{0});  // NaN, whatever its sign
-            if (magnitude == 0) return sign;                         // -0.0 == 0.0
-            return (x & sign) ? static_cast<U>(~x) : static_cast<U>(x | sign);
-        }
-    }
-    return kind == Kind::signed_integer ? static_cast<U>(x ^ sign) : x;
-}
-
 // Whether a key goes before v's: key < v for the left side, key <= v for the right.
 template <typename U>
 __device__ __forceinline__ bool before(U key, U v, bool right) { return (key < v) | (right & (key == v)); }
@@ -79,7 +47,7 @@ __device__ __forceinline__ bool before(U key, U v, bool right) { return (key < v
 // element < v (left) or <= v (right).
 template <typename U>
 __global__ void search_kernel(const U *__restrict__ sorted, int64_t n, const U *__restrict__ values, int64_t count,
-                              Kind kind, bool right, int64_t *__restrict__ out) {
+                              OrderKind kind, bool right, int64_t *__restrict__ out) {
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const U v = order_key(values[i], kind);
@@ -141,7 +109,7 @@ bool tree_shape(int64_t n, int width, TreeShape *shape) {
 
 // One thread a key.
 template <typename U>
-__global__ void tree_build_kernel(const U *__restrict__ sorted, int64_t n, Kind kind, const TreeShape shape,
+__global__ void tree_build_kernel(const U *__restrict__ sorted, int64_t n, OrderKind kind, const TreeShape shape,
                                   U *__restrict__ tree) {
     constexpr int kKeys = kNodeBytes / sizeof(U);
     const int64_t total = shape.nodes * kKeys;
@@ -159,7 +127,7 @@ __global__ void tree_build_kernel(const U *__restrict__ sorted, int64_t n, Kind 
 // out[i] as search_kernel's, through the B-tree.
 template <typename U>
 __global__ void tree_search_kernel(const U *__restrict__ tree, const TreeShape shape, const U *__restrict__ sorted,
-                                   int64_t n, const U *__restrict__ values, int64_t count, Kind kind, bool right,
+                                   int64_t n, const U *__restrict__ values, int64_t count, OrderKind kind, bool right,
                                    int64_t *__restrict__ out) {
     constexpr int kKeys = kNodeBytes / sizeof(U);
     const U last = order_key(sorted[n - 1], kind);
@@ -191,7 +159,7 @@ __global__ void tree_search_kernel(const U *__restrict__ tree, const TreeShape s
 
 template <typename U>
 va_status search_through_tree(int device, cudaStream_t stream, const TreeShape &shape, const U *sorted, int64_t n,
-                              const U *values, int64_t count, Kind kind, bool right, int64_t *out) {
+                              const U *values, int64_t count, OrderKind kind, bool right, int64_t *out) {
     DeviceBuffer tree(device, stream);
     VA_CHECK(tree.allocate(static_cast<size_t>(shape.nodes) * kNodeBytes));
     U *keys = reinterpret_cast<U *>(tree.get());
@@ -207,7 +175,7 @@ va_status search_through_tree(int device, cudaStream_t stream, const TreeShape &
 // The route: the B-tree for many values (see the top of the file), else the binary search.
 template <typename U>
 va_status search(int device, cudaStream_t stream, const U *sorted, int64_t n, const U *values, int64_t count,
-                 Kind kind, bool right, int64_t *out) {
+                 OrderKind kind, bool right, int64_t *out) {
     if constexpr (sizeof(U) >= kTreeMinWidth) {
         TreeShape shape;
         if (count >= n && tree_shape(n, sizeof(U), &shape))
@@ -241,8 +209,8 @@ extern "C" va_status va_searchsorted(int device, const va_array *sorted, const v
     VA_CHECK(va::contiguous_as(device, stream, values, count, compute, &values_copy, &v));
     return va::dispatch_real_dtype(compute, [&](auto tag) -> va_status {
         using T = typename decltype(tag)::type;
-        using U = typename va::Word<sizeof(T)>::type;
+        using U = typename va::UnsignedOf<sizeof(T)>::type;
         return va::search<U>(device, stream, static_cast<const U *>(s), n, static_cast<const U *>(v), count,
-                             va::kind_of<T>(), right != 0, static_cast<int64_t *>(out->data));
+                             va::order_kind_of<T>(), right != 0, static_cast<int64_t *>(out->data));
     });
 }

@@ -8,9 +8,8 @@
 // CUB's bit order puts before -inf, are rotated to the end afterwards on the
 // device (kernels that return at once when there are none, the usual case).
 //
-// argsort sorts order keys instead (an element's bits as an unsigned integer of
-// its width whose order is the sort's: every NaN last, -0.0 equal to 0.0; the
-// complement for descending) with each element's position, 32-bit where a line is
+// argsort sorts order keys instead (order_key.cuh; their complement for
+// descending) with each element's position, 32-bit where a line is
 // shorter than 2^31: per width, not per dtype, and a quarter less to move each
 // radix pass than 64-bit positions.
 //
@@ -35,6 +34,7 @@
 #include "layout.cuh"
 #include "memory.cuh"
 #include "op_types.cuh"
+#include "order_key.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
 
@@ -127,34 +127,16 @@ __global__ void __launch_bounds__(kThreads) line_positions(P *out, int64_t n, in
         out[i] = static_cast<P>(i % line);
 }
 
-// argsort's key: unsigned of the element's width (bool as a byte 0 or 1).
-template <size_t Bytes> struct Unsigned;
-template <> struct Unsigned<1> { using type = uint8_t; };
-template <> struct Unsigned<2> { using type = uint16_t; };
-template <> struct Unsigned<4> { using type = uint32_t; };
-template <> struct Unsigned<8> { using type = uint64_t; };
+// argsort's key: the order key of the element's width (a bool as a byte 0 or 1).
 template <typename T>
-using OrderKey = typename Unsigned<sizeof(KeyOf<T>)>::type;
+using OrderKey = typename UnsignedOf<sizeof(KeyOf<T>)>::type;
 
 template <typename T>
-__device__ __forceinline__ OrderKey<T> order_key(const char *p, bool descending) {
+__device__ __forceinline__ OrderKey<T> order_key_at(const char *p, bool descending) {
     using U = OrderKey<T>;
-    constexpr U sign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
     U u;
-    if constexpr (std::is_same<T, bool>::value) {
-        u = *reinterpret_cast<const uint8_t *>(p) != 0;
-    } else {
-        u = *reinterpret_cast<const U *>(p);
-        if constexpr (std::is_floating_point<T>::value) {
-            const U magnitude = u & static_cast<U>(~sign);
-            const U infinity = sizeof(U) == 8 ? static_cast<U>(0x7ff0000000000000ull) : static_cast<U>(0x7f800000u);
-            if (magnitude > infinity) u = static_cast<U>(~U{0});  // every NaN last
-            else if (magnitude == 0) u = sign;                   // -0.0 == 0.0
-            else u = (u & sign) ? static_cast<U>(~u) : static_cast<U>(u | sign);
-        } else if constexpr (std::is_signed<T>::value) {
-            u = static_cast<U>(u ^ sign);
-        }
-    }
+    if constexpr (std::is_same<T, bool>::value) u = *reinterpret_cast<const uint8_t *>(p) != 0;
+    else u = order_key(*reinterpret_cast<const U *>(p), order_kind_of<T>());
     return descending ? static_cast<U>(~u) : u;
 }
 
@@ -167,7 +149,7 @@ gather_order_keys(const char *src, OrderKey<T> *keys, int64_t n, Walk walk, bool
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += nthreads) {
         int64_t od = 0, os = 0;
         offsets_of(walk, i, &od, &os);
-        *reinterpret_cast<OrderKey<T> *>(reinterpret_cast<char *>(keys) + od) = order_key<T>(src + os, descending);
+        *reinterpret_cast<OrderKey<T> *>(reinterpret_cast<char *>(keys) + od) = order_key_at<T>(src + os, descending);
     }
 }
 
@@ -291,7 +273,8 @@ va_status sort_short_lines(const Plan &p, const K *keys_in, K *keys_out, const P
 // result, from the caller's array (see the top of the file).
 template <typename T>
 bool sorts_from_source(const Plan &p, const va_array *a, int axis, bool descending, const va_array *values) {
-    return !std::is_same<T, bool>::value && !descending && p.lines == 1 && p.n >= kFromSourceMin && is_axis_last(a, axis) && is_axis_last(values, axis) &&
+    return !std::is_same<T, bool>::value && !descending && p.lines == 1 && p.n >= kFromSourceMin &&
+           is_axis_last(a, axis) && is_axis_last(values, axis) &&
            reinterpret_cast<uintptr_t>(a->data) % sizeof(T) == 0 &&
            reinterpret_cast<uintptr_t>(values->data) % sizeof(T) == 0 && !may_overlap(a, values);
 }
