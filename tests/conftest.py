@@ -397,7 +397,21 @@ def assert_same_result(got, expected, check_type=True):
 
 
 def exact_int_sum(x, dtype=np.int64):
-    """The exact sum of an integer array, wrapped like NumPy's int64 sum."""
-    s = sum(int(v) for v in np.asarray(x).ravel().tolist())
-    bits = np.dtype(dtype).itemsize * 8
+    """The exact sum of bool or integer x, wrapped into the integer dtype of NumPy's
+    result (int64, or uint64 for unsigned inputs) as np.sum wraps. Vectorised: below
+    64 bits every value is under 2**32 in magnitude, so int64 sums fewer than 2**31 of
+    them exactly; 64-bit values are summed as their high and low 32-bit halves, each
+    exactly."""
+    dtype = np.dtype(dtype)
+    x = np.asarray(x).ravel()
+    assert x.size < 2 ** 31 and x.dtype.kind in "biu", (x.size, x.dtype)
+    if x.dtype.itemsize < 8:
+        s = int(np.sum(x, dtype=np.int64))
+    else:
+        high, low = (x >> 32).astype(np.int64), (x & 0xFFFFFFFF).astype(np.int64)
+        s = (int(np.sum(high)) << 32) + int(np.sum(low))
+    bits = 8 * dtype.itemsize
+    if dtype.kind == "u":
+        return s % 2 ** bits
+    assert dtype.kind == "i", dtype
     return ((s + 2 ** (bits - 1)) % 2 ** bits) - 2 ** (bits - 1)

@@ -23,7 +23,7 @@ import pytest
 import myModule
 from compare_floats import assert_complex_match, assert_sum_matches
 from conftest import (ALL_DTYPES, COMPLEX_DTYPES, COMPLEX_REFUSED_BY_DECISION, DEVICES, DTYPES, EVERY_DTYPE,
-                      FLOAT_DTYPES, check_layout, make_layout, sum_values)
+                      FLOAT_DTYPES, check_layout, exact_int_sum, make_layout, sum_values)
 
 pytestmark = pytest.mark.usefixtures("quiet_numpy")
 
@@ -49,28 +49,6 @@ def sum_data(dtype, shape, rng):
     return sum_values(dtype, shape, rng)
 
 
-def exact_sum(x, dtype):
-    """The exact sum of bool or integer x, wrapped into the integer dtype of
-    NumPy's result (int64, or uint64 for unsigned inputs) as np.sum wraps.
-    Vectorised (conftest.exact_int_sum's Python loop, for 4M elements of each
-    dtype, was most of this file's time): below 64 bits every value is under
-    2**32 in magnitude, so int64 sums fewer than 2**31 of them exactly; 64-bit
-    values are summed as their high and low 32-bit halves, each exactly."""
-    dtype = np.dtype(dtype)
-    x = np.asarray(x).ravel()
-    assert x.size < 2 ** 31 and x.dtype.kind in "biu", (x.size, x.dtype)
-    if x.dtype.itemsize < 8:
-        s = int(np.sum(x, dtype=np.int64))
-    else:
-        high, low = (x >> 32).astype(np.int64), (x & 0xFFFFFFFF).astype(np.int64)
-        s = (int(np.sum(high)) << 32) + int(np.sum(low))
-    bits = 8 * dtype.itemsize
-    if dtype.kind == "u":
-        return s % 2 ** bits
-    assert dtype.kind == "i", dtype
-    return ((s + 2 ** (bits - 1)) % 2 ** bits) - 2 ** (bits - 1)
-
-
 def assert_sum_close(got, x, expected_dtype):
     """got is sum(x): a NumPy scalar of expected_dtype, exact for bool and ints;
     for floats np.sum's bits or within rounding of the exact sum (compare_floats),
@@ -79,7 +57,7 @@ def assert_sum_close(got, x, expected_dtype):
     assert got.dtype == expected_dtype, "dtype %s, np.sum's %s" % (got.dtype, expected_dtype)
     x = np.asarray(x)
     if x.dtype.kind in "biu":
-        assert int(got) == exact_sum(x, expected_dtype)
+        assert int(got) == exact_int_sum(x, expected_dtype)
         return
     assert_sum_matches(got, np.sum(x), x)
 
@@ -160,7 +138,7 @@ def test_sum_int_dtypes_accumulate_in_int64(device, dtype):
         x = np.full(1000, end, dtype=dtype)
         got, expected = myModule.sum(x, device=device), np.sum(x)
         assert got.dtype == expected.dtype == accumulator
-        assert got == expected == exact_sum(x, accumulator), (end, got, expected)
+        assert got == expected == exact_int_sum(x, accumulator), (end, got, expected)
         if dtype.itemsize < 8:
             assert got == 1000 * int(end)  # no wrapping
 
@@ -175,7 +153,7 @@ def test_sum_int64_wraparound(device, n, dtype):
     expected = np.sum(x)
     got = myModule.sum(x, device=device)
     assert got.dtype == dtype
-    assert got == expected == exact_sum(x, dtype)
+    assert got == expected == exact_int_sum(x, dtype)
     if n == 2:
         assert got == ii.min  # int64 max + 1 wraps (to 0 in uint64)
 
