@@ -181,6 +181,8 @@ static PyMethodDef module_methods[] = {
     {"_memory_stats", mm_memory_stats, METH_NOARGS, "Bytes and allocations the library holds."},
     {"_release_cached", mm_release_cached, METH_NOARGS, "Return the pool's cached memory to the driver."},
     {"_testing_fault", mm_testing_fault, METH_NOARGS, "Tests only: make a kernel fault (kills CUDA in this process)."},
+    {"_testing_mirror_reads", mm_testing_mirror_reads, METH_NOARGS,
+     "Tests only: scalar reads served by the pinned copy of a reduction's result."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -219,6 +219,7 @@ PyObject *mm_synchronize(PyObject *module, PyObject *unused);
 PyObject *mm_memory_stats(PyObject *module, PyObject *unused);
 PyObject *mm_release_cached(PyObject *module, PyObject *unused);
 PyObject *mm_testing_fault(PyObject *module, PyObject *unused);
+PyObject *mm_testing_mirror_reads(PyObject *module, PyObject *unused);
 PyObject *mm_helloworld(PyObject *module, PyObject *unused);
 PyObject *mm_fib(PyObject *module, PyObject *arg);
 

@@ -362,7 +362,12 @@ static PyObject *get_nbytes(PyObject *op, void *)
     return PyLong_FromLongLong(element_count(SELF) * (int64_t)va_dtype_size(SELF->dtype));
 }
 static PyObject *get_device(PyObject *op, void *) { return PyLong_FromLong(SELF->device); }
-static PyObject *get_ptr(PyObject *op, void *) { return PyLong_FromVoidPtr(SELF->data); }
+static PyObject *get_ptr(PyObject *op, void *)
+{
+    /* Whoever holds the address may write there unseen. */
+    (void)va_note_address_exported();
+    return PyLong_FromVoidPtr(SELF->data);
+}
 static PyObject *get_unified(PyObject *op, void *) { return PyBool_FromLong(SELF->managed); }
 static PyObject *get_dtype(PyObject *op, void *) { return (PyObject *)descr_from_va(SELF->dtype); }
 

@@ -143,3 +143,13 @@ PyObject *mm_testing_fault(PyObject *, PyObject *)
     }
     Py_RETURN_NONE;
 }
+
+PyObject *mm_testing_mirror_reads(PyObject *, PyObject *)
+{
+    int64_t served = 0;
+    va_status st = va_testing_mirror_reads(&served);
+    if (st != VA_SUCCESS) {
+        return raise_status(st);
+    }
+    return PyLong_FromLongLong((long long)served);
+}

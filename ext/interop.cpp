@@ -691,6 +691,8 @@ PyObject *devicearray_cai(PyObject *op, void *)
             PyTuple_SET_ITEM(strides, d, PyLong_FromLongLong(self->strides[d]));
         }
     }
+    /* The consumer may write there unseen. */
+    (void)va_note_address_exported();
     /* Consumers order their work after what is queued on our stream. */
     stream = library_stream_int(self->device);
     if (stream == NULL) {
@@ -788,6 +790,8 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *const *args, Py_ssize_t nar
                         "capsule (max_version >= (1, 0)) or with copy=True");
         return NULL;
     }
+    /* The consumer may write there unseen. */
+    (void)va_note_address_exported();
     /* The consumer's stream waits for our work; -1 asks for no ordering. */
     long long stream = 1;
     if (values[0] != NULL && values[0] != Py_None) {

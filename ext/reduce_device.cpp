@@ -244,8 +244,12 @@ PyObject *reduce_device_array(va_op op, DeviceArrayObject *a, const ReduceOption
         va_array vi, vo;
         devicearray_describe(input, &vi);
         devicearray_describe(computed, &vo);
+        /* A 0-d result of our own is also kept in pinned memory: float() of it
+         * then reads it with no copy (va_reduce_axes_scalar). */
+        const int fresh_scalar = rdim == 0 && computed != out;
         Py_BEGIN_ALLOW_THREADS
-        st = va_reduce_axes(a->device, op, &vi, naxes, axes32, &vo);
+        st = fresh_scalar ? va_reduce_axes_scalar(a->device, op, &vi, naxes, axes32, &vo)
+                          : va_reduce_axes(a->device, op, &vi, naxes, axes32, &vo);
         Py_END_ALLOW_THREADS
         if (st != VA_SUCCESS) {
             raise_status(st);

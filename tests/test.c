@@ -1032,6 +1032,54 @@ static void test_reduce_axes(void) {
     case_end();
 }
 
+/* va_reduce_axes_scalar: the result read back from its pinned copy (counted by
+ * va_testing_mirror_reads) until a write through the library or an export. */
+static void test_reduce_axes_scalar(void) {
+    if (!gpu_case("va_reduce_axes_scalar sum of 15 int64")) return;
+    va_op sum = 0;
+    CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
+    int64_t h[15], want = 0;
+    for (int i = 0; i < 15; i++) {
+        h[i] = (int64_t)(i * 7 % 11) - 5 + ((int64_t)1 << 40);
+        want += h[i];
+    }
+    void *d = dev_alloc(sizeof(h)), *dout = dev_alloc(sizeof(int64_t));
+    int64_t shape[1] = {15}, got = 0, before = 0, after = 0;
+    int32_t axes[1] = {0};
+    if (d != NULL && dout != NULL && upload(d, h, sizeof(h))) {
+        layout l = layout_1d(15, 1, 0);
+        layout ol = layout_1d(1, 1, 0);
+        va_array a, o;
+        make_view(&a, d, VA_INT64, 1, shape, &l);
+        make_view(&o, dout, VA_INT64, 0, shape, &ol);
+        CHECK_STATUS(va_reduce_axes_scalar(0, sum, &a, 1, axes, NULL), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(va_testing_mirror_reads(NULL), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(va_reduce_axes_scalar(0, sum, &a, 1, axes, &o), VA_SUCCESS);
+        CHECK_STATUS(va_testing_mirror_reads(&before), VA_SUCCESS);
+        if (download(&got, dout, sizeof(got)))
+            CHECK(got == want, "from the copy: %lld, expected %lld", (long long)got, (long long)want);
+        CHECK_STATUS(va_testing_mirror_reads(&after), VA_SUCCESS);
+        CHECK(after == before + 1, "the read was not served by the copy (%lld then %lld)",
+              (long long)before, (long long)after);
+        /* A write through the library: the copy is stale and must not serve. */
+        const int64_t seven = 7;
+        upload(dout, &seven, sizeof(seven));
+        if (download(&got, dout, sizeof(got)))
+            CHECK(got == 7, "after a write: %lld, expected 7", (long long)got);
+        /* An export: whoever holds the address may write unseen. */
+        CHECK_STATUS(va_reduce_axes_scalar(0, sum, &a, 1, axes, &o), VA_SUCCESS);
+        CHECK_STATUS(va_note_address_exported(), VA_SUCCESS);
+        CHECK_STATUS(va_testing_mirror_reads(&before), VA_SUCCESS);
+        if (download(&got, dout, sizeof(got)))
+            CHECK(got == want, "after an export: %lld, expected %lld", (long long)got, (long long)want);
+        CHECK_STATUS(va_testing_mirror_reads(&after), VA_SUCCESS);
+        CHECK(after == before, "a read after an export was served by the copy");
+    }
+    dev_free(d, sizeof(h));
+    dev_free(dout, sizeof(int64_t));
+    case_end();
+}
+
 static void test_bad_other_arguments(void) {
     static int32_t src[8];
     static double dst[8];
@@ -2075,6 +2123,7 @@ int main(void) {
     test_sum();
     test_trace();
     test_reduce_axes();
+    test_reduce_axes_scalar();
     test_creation();
     test_gather_scatter();
     test_nonzero();

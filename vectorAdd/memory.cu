@@ -217,7 +217,9 @@ extern "C" {
 va_status va_malloc(int device, size_t nbytes, void **ptr) {
     if (ptr == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *ptr = nullptr;
-    VA_ENTER_STREAM(device, scope, stream);
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t stream = nullptr;
+    VA_CHECK(va::quiet_library_stream(device, &stream));
     return va::pool_alloc(device, stream, nbytes, ptr);
 }
 
@@ -230,7 +232,9 @@ va_status va_free(int device, void *ptr, size_t nbytes) {
         va::g_live_allocations -= 1;
         return st;
     }
-    VA_ENTER_STREAM(device, scope, stream);
+    VA_ENTER_DEVICE(device, scope);
+    cudaStream_t stream = nullptr;
+    VA_CHECK(va::quiet_library_stream(device, &stream));
     va::pool_free(device, stream, ptr, nbytes);
     return VA_SUCCESS;
 }
@@ -287,34 +291,6 @@ va_status va_release_cached(void) {
         VA_CUDA_CHECK(cudaStreamSynchronize(stream));
         VA_CUDA_CHECK(cudaMemPoolTrimTo(va::g_pools[d], 0));
     }
-    return VA_SUCCESS;
-}
-
-va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbytes) {
-    if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_STREAM(device, scope, stream);
-    if (nbytes == 0) return VA_SUCCESS;
-    VA_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
-    return VA_SUCCESS;
-}
-
-va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes) {
-    if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_STREAM(device, scope, stream);
-    // A scalar read back (float(d), d.item(), a 0-d get()) goes through pinned
-    // memory: a pageable copy of a few bytes is staged by the driver and costs
-    // several microseconds more than the launch + sync it follows.
-    if (nbytes > 0 && nbytes <= va::PinnedSlot::kBytes) {
-        va::PinnedSlot slot;
-        VA_CHECK(slot.acquire());
-        VA_CUDA_CHECK(cudaMemcpyAsync(slot.get(), src, nbytes, cudaMemcpyDeviceToHost, stream));
-        VA_CUDA_CHECK(cudaStreamSynchronize(stream));
-        std::memcpy(dst, slot.get(), nbytes);
-        return VA_SUCCESS;
-    }
-    if (nbytes > 0)
-        VA_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
-    VA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return VA_SUCCESS;
 }
 

@@ -32,7 +32,10 @@ struct ElementwiseCall {
 
 // One reduction over n > 0 elements of `a`, written to device-visible `result`
 // in the op's result dtype, or in its accumulator dtype when `to_accumulator`
-// (partial results that a second pass combines).
+// (partial results that a second pass combines). A non-null `mirror` (mapped
+// pinned memory) receives the same value from the same thread: a Python float
+// of the result is then read with no copy (scalar_mirror.cuh). Since
+// VA_MODULE_ABI 5.
 struct ReduceCall {
     int device;
     cudaStream_t stream;
@@ -41,6 +44,7 @@ struct ReduceCall {
     ReduceScratch scratch;
     void *result;
     bool to_accumulator;
+    void *mirror = nullptr;
 };
 
 // A reduction over a set of axes, as the planner (reduce_axes.cu) leaves it:
@@ -68,6 +72,11 @@ struct AxesCall {
     va_dtype dtype;      // the input's
     AxesPlan plan;
     ReduceScratch scratch;  // for full reductions (every element, or a few long rows)
+    // Since VA_MODULE_ABI 5: where not null, a launcher that writes its one result
+    // also into `mirror` (ReduceCall::mirror) sets *mirror_written; one that
+    // cannot leaves it false, and the copy is not used.
+    void *mirror = nullptr;
+    bool *mirror_written = nullptr;
 };
 
 // The dtype that picks a call's kernels (its compute type, or its input's for

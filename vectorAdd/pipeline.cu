@@ -192,14 +192,33 @@ va_status run_on_devices(const int *devices, int count, const std::function<va_s
     return run_threads(count, [devices](int i) { return devices[i]; }, body);
 }
 
-size_t chunk_bytes() {
+namespace {
+// MYMODULE_CHUNK_BYTES (64 KiB to 64 MiB, whole pages), or 0 where not set.
+size_t asked_chunk_bytes() {
     static const size_t bytes = [] {
         const long long asked = env_count("MYMODULE_CHUNK_BYTES");
-        if (asked == 0) return size_t(4) << 20;
+        if (asked == 0) return size_t(0);
         const long long clamped = std::min<long long>(std::max<long long>(asked, 64 << 10), 64 << 20);
         return static_cast<size_t>(clamped) / 4096 * 4096;
     }();
     return bytes;
+}
+}  // namespace
+
+size_t chunk_bytes() {
+    const size_t asked = asked_chunk_bytes();
+    return asked != 0 ? asked : size_t(4) << 20;
+}
+
+size_t elementwise_chunk_bytes() {
+    // On a 16-CPU H100 host (8 workers), add of two 1e9 float64 arrays into a
+    // pinned out= took 383-400 ms in 1 MiB chunks against 524-547 ms in 4 MiB
+    // ones, the settings interleaved in one run; 2 MiB 430-437, 512 KiB 522, 256
+    // KiB 729 (session 21, bench/NOTES.md). Reductions keep 4 MiB: their bits
+    // depend on the chunking, and sum lost in 1 MiB chunks (190-214 ms against
+    // 172-213).
+    const size_t asked = asked_chunk_bytes();
+    return asked != 0 ? asked : size_t(1) << 20;
 }
 
 size_t stage_block_bytes() {
@@ -255,19 +274,26 @@ int split_count(size_t bytes, int ndevices) {
     return static_cast<int>(std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(ndevices), pieces)));
 }
 
-int64_t reduce_chunk_elements(int64_t n, size_t size) {
-    // 64 chunks a call below the size cap (4 MiB chunks from 32 Mi elements of
-    // 8 bytes): enough for the workers of several GPUs to overlap copies and
-    // kernels, few enough that a chunk's fixed costs stay small.
-    return chunk_elements(n, size, 16);
-}
-
-int64_t chunk_elements(int64_t n, size_t widest, int workers) {
-    const int64_t most = static_cast<int64_t>(chunk_bytes() / widest);
+namespace {
+// Four chunks a worker, at least 65536 elements, at most `most_bytes` of the widest.
+int64_t chunk_of(int64_t n, size_t widest, int workers, size_t most_bytes) {
+    const int64_t most = static_cast<int64_t>(most_bytes / widest);
     int64_t want = (n + 4 * workers - 1) / (4 * workers);
     want = std::max<int64_t>(want, 65536);
     want = (want + 255) / 256 * 256;  // chunk starts stay 16-byte aligned
     return std::min(want, most);
+}
+}  // namespace
+
+int64_t reduce_chunk_elements(int64_t n, size_t size) {
+    // 64 chunks a call below the size cap (4 MiB chunks from 32 Mi elements of
+    // 8 bytes): enough for the workers of several GPUs to overlap copies and
+    // kernels, few enough that a chunk's fixed costs stay small.
+    return chunk_of(n, size, 16, chunk_bytes());
+}
+
+int64_t chunk_elements(int64_t n, size_t widest, int workers) {
+    return chunk_of(n, widest, workers, elementwise_chunk_bytes());
 }
 
 }  // namespace va

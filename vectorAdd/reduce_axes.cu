@@ -11,6 +11,8 @@
 #include "layout.cuh"
 #include "memory.cuh"
 #include "ops.cuh"
+#include "runtime.cuh"
+#include "scalar_mirror.cuh"
 
 namespace va {
 namespace {
@@ -112,37 +114,67 @@ va_status make_plan(const va_array *a, int32_t naxes, const int32_t *axes, const
 }  // namespace
 }  // namespace va
 
-extern "C" {
+namespace va {
+namespace {
 
-va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
-                         const va_array *out) {
-    const va::OpEntry *e = va::op_entry(op);
+// va_reduce_axes, and with a non-null `mirror` also into the pinned slot.
+va_status reduce_axes(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
+                      const va_array *out, MirrorWrite *mirror) {
+    const OpEntry *e = op_entry(op);
     if (e == nullptr || e->reduce_axes == nullptr || a == nullptr || out == nullptr)
         VA_FAIL(VA_ERROR_INVALID_VALUE);
     va_dtype compute, result;
     VA_CHECK(va_op_dtypes(op, 1, &a->dtype, nullptr, &compute, &result));
     if (out->dtype != result) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    va::AxesCall call = {};
-    VA_CHECK(va::make_plan(a, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
+    AxesCall call = {};
+    VA_CHECK(make_plan(a, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
     // NumPy: "zero-size array to reduction operation maximum which has no identity".
     if (call.plan.reduced == 0 && !e->info.has_identity) VA_FAIL(VA_ERROR_INVALID_VALUE);
     if (call.plan.outputs == 0) return VA_SUCCESS;
     VA_ENTER_STREAM(device, scope, stream);
     // An input the op computes in another dtype (complex for all, any and
     // count_nonzero: read as bool, va_op_dtypes) is converted first.
-    va::DeviceBuffer staged(device, stream);
+    DeviceBuffer staged(device, stream);
     va_array input = *a;
     if (compute != a->dtype) {
         int64_t n = 0;
-        VA_CHECK(va::validate(a, &n));
-        VA_CHECK(va::contiguous_view_as(device, stream, a, n, compute, &staged, &input));
-        VA_CHECK(va::make_plan(&input, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
+        VA_CHECK(validate(a, &n));
+        VA_CHECK(contiguous_view_as(device, stream, a, n, compute, &staged, &input));
+        VA_CHECK(make_plan(&input, naxes, axes, out, e->info.domain == VA_DOMAIN_INDEX, &call.plan));
     }
     call.device = device;
     call.stream = stream;
     call.dtype = input.dtype;
-    VA_CHECK(va::device_scratch(device, &call.scratch));
-    return e->reduce_axes(call);
+    VA_CHECK(device_scratch(device, &call.scratch));
+    bool mirrored = false;
+    if (mirror != nullptr && call.plan.outputs == 1) {
+        VA_CHECK(mirror->slot(&call.mirror));
+        call.mirror_written = &mirrored;
+    }
+    VA_CHECK(e->reduce_axes(call));
+    if (mirrored) mirror->publish(device, out->data, va_dtype_size(result));
+    return VA_SUCCESS;
+}
+
+}  // namespace
+}  // namespace va
+
+extern "C" {
+
+va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
+                         const va_array *out) {
+    return va::reduce_axes(device, op, a, naxes, axes, out, nullptr);
+}
+
+va_status va_reduce_axes_scalar(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
+                                const va_array *out) {
+    va::MirrorWrite mirror;
+    return va::reduce_axes(device, op, a, naxes, axes, out, &mirror);
+}
+
+va_status va_note_address_exported(void) {
+    va::move_write_epoch();
+    return VA_SUCCESS;
 }
 
 }  // extern "C"

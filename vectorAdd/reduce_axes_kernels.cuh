@@ -299,8 +299,10 @@ va_status launch_axes_typed(const AxesCall &c) {
     if (p.nkept == 0) {
         // Everything reduced: the full reduction's kernel over the merged group.
         const va_array view = reduced_group(p, c.dtype, p.in);
-        const ReduceCall rc{c.device, c.stream, &view, p.reduced, c.scratch, p.out, false};
-        return launch_reduce_to<Op, T, Acc>(rc, reinterpret_cast<Out *>(p.out));
+        const ReduceCall rc{c.device, c.stream, &view, p.reduced, c.scratch, p.out, false, c.mirror};
+        VA_CHECK((launch_reduce_to<Op, T, Acc>(rc, reinterpret_cast<Out *>(p.out))));
+        if (c.mirror_written != nullptr) *c.mirror_written = c.mirror != nullptr;
+        return VA_SUCCESS;
     }
     const AxesDims kept = kept_dims(p), reduced = reduced_dims(p);
     const int64_t fast_kept = p.kept_in[p.nkept - 1];

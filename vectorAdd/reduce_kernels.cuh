@@ -94,7 +94,7 @@ __device__ __forceinline__ int64_t element_offset(const Walk &w, int64_t i) { re
 template <typename Op, typename T, typename Acc, int G, typename Out, typename Layout>
 __global__ void __launch_bounds__(kReduceThreads)
 reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *partials,
-              unsigned int *counter, Out *result, bool finalize) {
+              unsigned int *counter, Out *result, Out *mirror, bool finalize) {
     follow_previous_grid();
     const Op op{};
     using S = StoredT<T>;
@@ -137,7 +137,11 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
     }
     acc = block_reduce<Op>(acc);
     if (gridDim.x == 1) {  // small inputs: no partials, no ticket
-        if (threadIdx.x == 0) *result = static_cast<Out>(finalize ? finish<Op>(acc, n) : acc);
+        if (threadIdx.x == 0) {
+            const Out value = static_cast<Out>(finalize ? finish<Op>(acc, n) : acc);
+            *result = value;
+            if (mirror != nullptr) *mirror = value;
+        }
         return;
     }
     __shared__ bool last;
@@ -153,7 +157,9 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
         total = op(total, load_partial(&partials[i]));
     total = block_reduce<Op>(total);
     if (threadIdx.x == 0) {
-        *result = static_cast<Out>(finalize ? finish<Op>(total, n) : total);
+        const Out value = static_cast<Out>(finalize ? finish<Op>(total, n) : total);
+        *result = value;
+        if (mirror != nullptr) *mirror = value;
         *counter = 0;
     }
 }
@@ -174,7 +180,7 @@ va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *res
     VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream,
                                 static_cast<const char *>(c.a->data), c.n, span, ContiguousLayout(),
                                 static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result,
-                                !c.to_accumulator));
+                                static_cast<Out *>(c.mirror), !c.to_accumulator));
     return VA_SUCCESS;
 }
 
@@ -206,11 +212,12 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Stride1>, blocks,
                                     kReduceThreads, c.stream, data, c.n, int64_t(0),
                                     Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result,
-                                    !c.to_accumulator));
+                                    static_cast<Out *>(c.mirror), !c.to_accumulator));
     else
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Walk>, blocks,
                                     kReduceThreads, c.stream, data, c.n, int64_t(0), walk, partials,
-                                    c.scratch.counter, result, !c.to_accumulator));
+                                    c.scratch.counter, result, static_cast<Out *>(c.mirror),
+                                    !c.to_accumulator));
     return VA_SUCCESS;
 }
 

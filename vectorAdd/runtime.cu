@@ -19,6 +19,7 @@ cudaStream_t g_streams[kMaxDevices] = {};
 int g_sm_count[kMaxDevices] = {};
 // Per device: 0 not read yet, 1 launches serialised, 2 launches may overlap.
 std::atomic<int> g_overlap[kMaxDevices] = {};
+std::atomic<uint64_t> g_write_epoch{0};
 
 }  // namespace
 
@@ -43,7 +44,16 @@ bool overlapped_launches(int device) {
     return known == 2;
 }
 
+uint64_t write_epoch() { return g_write_epoch.load(); }
+
+void move_write_epoch() { g_write_epoch.fetch_add(1); }
+
 va_status library_stream(int device, cudaStream_t *stream) {
+    move_write_epoch();
+    return quiet_library_stream(device, stream);
+}
+
+va_status quiet_library_stream(int device, cudaStream_t *stream) {
     std::lock_guard<std::mutex> lock(g_stream_mutex);
     if (g_streams[device] == nullptr) {
         DeviceScope scope(device);
@@ -185,6 +195,7 @@ va_status va_shutdown(void) {
     va::shutdown_reduce();
     va::shutdown_blas();
     va::shutdown_pinned();
+    va::shutdown_mirror();
     va::shutdown_memory();
     va::shutdown_streams();
     return st;

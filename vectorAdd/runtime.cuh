@@ -2,6 +2,8 @@
 // guard that makes a device current for a scope.
 #pragma once
 
+#include <cstdint>
+
 #include <cuda_runtime.h>
 
 #include "error.cuh"
@@ -43,14 +45,26 @@ private:
     cudaStream_t stream_name = nullptr;                                     \
     VA_CHECK(::va::library_stream(device, &stream_name))
 
-// The library's non-blocking stream on `device`, created on first use.
+// The library's non-blocking stream on `device`, created on first use. Each call
+// moves the write epoch: the caller may be about to write device memory.
 va_status library_stream(int device, cudaStream_t *stream);
+// The same stream for a caller that writes no device memory anyone can read
+// (a copy to the host, an allocation, a free): the write epoch stays.
+va_status quiet_library_stream(int device, cudaStream_t *stream);
+
+// A count that moves before anything can write device memory through the
+// library (library_stream) and when an address leaves it (an export, whose
+// owner may write there unseen): bytes read at one epoch are unchanged while it
+// stays the same (scalar_mirror.cuh relies on it).
+uint64_t write_epoch();
+void move_write_epoch();
 
 // Releases of what each part of the library keeps, for va_shutdown (all work
 // is finished when they run).
 void shutdown_streams();
 void shutdown_memory();
 void shutdown_pinned();
+void shutdown_mirror();  // before shutdown_memory frees its slot
 void shutdown_reduce();
 void shutdown_pipelines();
 void shutdown_blas();

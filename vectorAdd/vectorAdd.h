@@ -176,8 +176,9 @@ typedef enum va_module_problem {
 } va_module_problem;
 
 /* The layout version of what an operation library and the library exchange
- * (module_abi.cuh); an object built with other headers is refused. */
-#define VA_MODULE_ABI 4
+ * (module_abi.cuh); an object built with other headers is refused. 5: the
+ * reduction call structs carry a pinned copy's address (op_registry.cuh). */
+#define VA_MODULE_ABI 5
 
 typedef struct va_module_result {
     va_module_problem problem;
@@ -304,6 +305,10 @@ va_status va_host_free(void *ptr);
 /* Copies on the library's stream of `device`; va_copy_to_host waits for it. */
 va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbytes);
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes);
+/* Call when a device address leaves the caller's hands (an export to another
+ * library, a raw pointer handed to a user): what the library remembers of the
+ * bytes there (va_reduce_axes_scalar) is no longer trusted. (Since VA_MODULE_ABI 5.) */
+va_status va_note_address_exported(void);
 
 /* ---- compute on device memory, queued on the library's stream of `device` ---- */
 /* out = op(params..., in[0], ..., in[nin-1]) elementwise, for an elementwise op.
@@ -352,6 +357,14 @@ va_status va_reduce_async(int device, va_op op, const va_array *a, void *result)
  * Results are deterministic: the same order of combination on every run. */
 va_status va_reduce_axes(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
                          const va_array *out);
+/* va_reduce_axes into a one-element `out` whose address no code outside the
+ * library has seen (a result just allocated for it): the kernel writes the
+ * value also into pinned host memory, and va_copy_to_host of `out` takes it
+ * from there (a synchronisation, no copy) until anything else uses the
+ * library's stream or va_note_address_exported is called. Other reductions
+ * behave as va_reduce_axes. (Since VA_MODULE_ABI 5.) */
+va_status va_reduce_axes_scalar(int device, va_op op, const va_array *a, int32_t naxes, const int32_t *axes,
+                                const va_array *out);
 /* va_reduce with op "sum": int64 for bool and integer dtypes, float32 or double for floats. */
 va_status va_sum(int device, const va_array *a, void *result);
 /* The trace of a 2-d array, written like va_sum's result. */
@@ -518,6 +531,10 @@ va_status va_shutdown(void);
 /* Launch a kernel that writes through an invalid address: a sticky fault, for tests
  * of the fatal-error path only. */
 va_status va_testing_fault(int device);
+/* How many reads va_copy_to_host took from the pinned copy of a reduction's
+ * result (va_reduce_axes_scalar) in this process, for tests that the copy is
+ * used. (Since VA_MODULE_ABI 5.) */
+va_status va_testing_mirror_reads(int64_t *served);
 
 #ifdef __cplusplus
 }

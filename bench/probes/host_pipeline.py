@@ -42,6 +42,19 @@ CONFIGS = {
     "stream+workers16": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_HOST_WORKERS": "16"},
     "workers16+chunk16m": {"MYMODULE_HOST_WORKERS": "16", "MYMODULE_CHUNK_BYTES": str(16 * MiB)},
     "bind": {"MYMODULE_BIND_WORKERS": "1"},
+    # A staging ring small enough to stay in the CPU's last-level cache (session 21):
+    # ordinary stores, so the DMA engine may read the staged lines from the cache.
+    "memcpy+chunk1m": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB)},
+    "memcpy+chunk512k": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB // 2)},
+    "memcpy+chunk256k": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB // 4)},
+    "memcpy+chunk1m+workers12": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB),
+                                 "MYMODULE_HOST_WORKERS": "12"},
+    "memcpy+chunk2m": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(2 * MiB)},
+    "memcpy+chunk2m+workers12": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(2 * MiB),
+                                 "MYMODULE_HOST_WORKERS": "12"},
+    "memcpy+workers12": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_HOST_WORKERS": "12"},
+    "memcpy+chunk1m+workers16": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB),
+                                 "MYMODULE_HOST_WORKERS": "16"},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
