@@ -415,3 +415,25 @@ def exact_int_sum(x, dtype=np.int64):
         return s % 2 ** bits
     assert dtype.kind == "i", dtype
     return ((s + 2 ** (bits - 1)) % 2 ** bits) - 2 ** (bits - 1)
+
+
+@pytest.fixture(scope="module")
+def cp():
+    """CuPy on GPU 0, or a skip saying why not (tests of the zero-copy exchange)."""
+    cupy = pytest.importorskip("cupy")
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+        cupy.cuda.Device(0).use()
+        cupy.asnumpy(cupy.arange(3) + 1)
+    except Exception as exc:  # noqa: BLE001
+        pytest.skip("CuPy cannot use the GPU: %r" % (exc,))
+    return cupy
+
+
+@pytest.fixture(scope="module")
+def torch():
+    """PyTorch with CUDA, or a skip saying why not."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA device")
+    return torch

@@ -40,26 +40,6 @@ def rng(request):
 
 
 @pytest.fixture(scope="module")
-def cp():
-    cupy = pytest.importorskip("cupy")
-    try:
-        cupy.cuda.runtime.getDeviceCount()
-        cupy.cuda.Device(0).use()
-        cupy.asnumpy(cupy.arange(3) + 1)
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip("CuPy cannot use the GPU: %r" % (exc,))
-    return cupy
-
-
-@pytest.fixture(scope="module")
-def torch():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch has no CUDA device")
-    return torch
-
-
-@pytest.fixture(scope="module")
 def nbcuda():
     pytest.importorskip("numba")
     cuda = pytest.importorskip("numba.cuda")

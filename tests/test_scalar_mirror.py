@@ -115,25 +115,6 @@ def test_the_latest_reduction_only():
     assert float(s2) == 2000.0
 
 
-@pytest.fixture(scope="module")
-def cp():
-    cupy = pytest.importorskip("cupy")
-    try:
-        cupy.cuda.Device(0).use()
-        cupy.asnumpy(cupy.arange(3) + 1)
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip("CuPy cannot use the GPU: %r" % (exc,))
-    return cupy
-
-
-@pytest.fixture(scope="module")
-def torch():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch has no CUDA device")
-    return torch
-
-
 def test_a_write_by_cupy_through_the_interface_is_seen(cp):
     s = sum_of(1.0)
     c = cp.asarray(s)

@@ -8,6 +8,7 @@ from host_clock import per_call_us
 
 rng = np.random.default_rng(0)
 d = mm.to_device(np.ones(1))
+o = mm.to_device(np.ones(1))
 big = mm.to_device(np.ones(10**6))
 k1 = mm.to_device(rng.standard_normal(1000))
 huge = mm.to_device(rng.standard_normal(10**8))
@@ -18,6 +19,9 @@ rows = [
     ("add(d, d) n=1, no sync (host overhead)", lambda: mm.add(d, d)),
     ("d + d n=1, no sync", lambda: d + d),
     ("add(d, d) n=1 + synchronize()", lambda: (mm.add(d, d), mm.synchronize())),
+    ("add(d, d, out=o) n=1, no sync (no allocation)", lambda: mm.add(d, d, out=o)),
+    ("add(d, d, out=o) n=1 + synchronize()", lambda: (mm.add(d, d, out=o), mm.synchronize())),
+    ("empty(1) (an allocation and its free)", lambda: mm.empty(1)),
     ("add(big, big) n=1e6, no sync", lambda: mm.add(big, big)),
     ("sum(d) n=1 -> scalar", lambda: mm.sum(d)),
     ("float(sum(d)) n=1000", lambda: float(mm.sum(k1))),
