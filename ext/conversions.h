@@ -1,4 +1,4 @@
-/* DeviceArray as a Python scalar: bool(), int(), float(), operator.index(),
+/* DeviceArray as a Python scalar: bool(), int(), float(), operator.index(), item(),
  * with NumPy's rules and messages. Each reads one element from the GPU. */
 #ifndef MYMODULE_CONVERSIONS_H
 #define MYMODULE_CONVERSIONS_H
@@ -9,5 +9,7 @@
 void conversions_fill_number(PyNumberMethods *number);
 /* complex(d): the one element of a 0-d array as a Python complex. */
 PyObject *devicearray_complex(PyObject *op, PyObject *);
+/* d.item(*index): NumPy's ndarray.item, one element read back as a Python scalar. */
+PyObject *devicearray_item(PyObject *op, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

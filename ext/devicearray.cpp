@@ -417,8 +417,25 @@ static PyObject *da_array(PyObject *op, PyObject *const *args, Py_ssize_t nargs,
     return cast;
 }
 
+/* NumPy's ndarray.tolist of the host copy. */
+static PyObject *da_tolist(PyObject *op, PyObject *)
+{
+    PyObject *host = devicearray_to_host(SELF);
+    if (host == NULL) {
+        return NULL;
+    }
+    PyObject *list = PyObject_CallMethod(host, "tolist", NULL);
+    Py_DECREF(host);
+    return list;
+}
+
 static PyMethodDef devicearray_methods[] = {
     {"get", da_get, METH_NOARGS, "get()\n--\n\nCopy to a new NumPy array (waits for queued work)."},
+    {"item", (PyCFunction)(void (*)(void))devicearray_item, METH_FASTCALL,
+     "item(*index)\n--\n\nOne element as a Python scalar, as numpy.ndarray.item: no index for an array "
+     "of one element, a flat index (C order), or one index per axis. Only that element is copied."},
+    {"tolist", da_tolist, METH_NOARGS, "tolist()\n--\n\nThe array as nested Python lists of Python "
+     "scalars, as numpy.ndarray.tolist (a copy to the host first)."},
     {"__array__", (PyCFunction)(void (*)(void))da_array, METH_FASTCALL | METH_KEYWORDS,
      "NumPy's conversion: a host copy."},
     {"__dlpack__", (PyCFunction)(void (*)(void))devicearray_dlpack, METH_FASTCALL | METH_KEYWORDS,

@@ -350,3 +350,54 @@ def test_repr_as_numpy_with_device():
         expected = repr(a).replace("array(", "DeviceArray(", 1).replace("\n", "\n      ")
         assert text == expected[:-1] + ", device=0)"
     assert repr(myModule.asarray(np.array([1.0, 2.0]))) == "DeviceArray([1., 2.], device=0)"
+
+
+# ---- item() and tolist()
+
+class _RaisingIndex:
+    """An index whose __index__ raises: the error must come through unchanged."""
+
+    def __index__(self):
+        raise RuntimeError("no index today")
+
+    def __repr__(self):
+        return "RaisingIndex()"
+
+
+ITEM_INDICES = [(), (0,), (-1,), (5,), (6,), (-7,), (1, 2), ((1, 2),), ((1,),), (1, 5), (-1, -3),
+                (1, 2, 3), (1.5,), (True,), ([1, 2],), (np.int64(1),), (2**70,), (0, -2**70),
+                (_RaisingIndex(),), (1, _RaisingIndex())]
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (2, 3), (0,), (6,)], ids=str)
+@pytest.mark.parametrize("index", ITEM_INDICES, ids=repr)
+def test_item_errors_as_numpy(shape, index):
+    a = np.zeros(shape)
+    expected = outcome(lambda: a.item(*index))
+    got = outcome(lambda: fake(a).item(*index))
+    if isinstance(expected, Raised):
+        assert_same_result(got, expected)
+        assert str(got.exc) == str(expected.exc)
+    elif not HAS_GPU:
+        assert isinstance(got, Raised) and isinstance(got.exc, myModule.CudaUnavailableError), got
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.complex128)],
+                         ids=str)
+@on_gpu
+def test_item_values_as_numpy(dtype):
+    base = ((np.arange(24) * 7) % 11 - 3).astype(dtype).reshape(2, 3, 4)
+    d = myModule.to_device(base)
+    layouts = {"C": (base, d), "reversed": (base[::-1, ::-1, ::-1], d[::-1, ::-1, ::-1]),
+               "strided": (base[:, ::2, 1::2], d[:, ::2, 1::2]), "transposed": (base.T, d.T)}
+    for name, (a, v) in layouts.items():
+        for flat in (0, 1, a.size - 1, -1, -a.size):
+            got, expected = v.item(flat), a.item(flat)
+            assert type(got) is type(expected) and got == expected, (name, flat, got, expected)
+        for index in ((0, 0, 0), (1, -1, 0), (-1, 1, -1)):
+            got, expected = v.item(*index), a.item(*index)
+            assert type(got) is type(expected) and got == expected, (name, index, got, expected)
+        assert v.tolist() == a.tolist(), name
+    one = myModule.to_device(base[1:2, 2:3, 3:4])
+    assert one.item() == base[1, 2, 3].item() and type(one.item()) is type(base[1, 2, 3].item())
+    assert myModule.to_device(np.array(base[0, 0, 1])).item() == base[0, 0, 1].item()
