@@ -229,6 +229,8 @@ def int_specials(dtype):
 
 def specials(dtype):
     dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return np.array([False, True])
     return float_specials(dtype) if dtype.kind == "f" else int_specials(dtype)
 
 
@@ -255,6 +257,8 @@ def random_values(dtype, shape, rng, special=True, fraction=0.2):
     if dtype.kind == "f":
         mags = 10.0 ** rng.uniform(-3, 3, size=n)
         x = (rng.standard_normal(n) * mags).astype(dtype)
+    elif dtype.kind == "b":
+        x = rng.random(n) < 0.5
     else:
         ii = np.iinfo(dtype)
         x = rng.integers(ii.min, ii.max, size=n, endpoint=True, dtype=dtype)

@@ -39,16 +39,6 @@ def ids(dtypes):
     return [d.name for d in dtypes]
 
 
-def sum_data(dtype, shape, rng):
-    """conftest.sum_values (no specials; integers over their full range), and for
-    bool, which random_values does not draw, True and False about evenly."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-        return rng.random(shape) < 0.5
-    return sum_values(dtype, shape, rng)
-
-
 def assert_sum_close(got, x, expected_dtype):
     """got is sum(x): a NumPy scalar of expected_dtype, exact for bool and ints;
     for floats np.sum's bits or within rounding of the exact sum (compare_floats),
@@ -109,7 +99,7 @@ def sum_params():
 @pytest.mark.parametrize("dtype,name,shape,layout", list(sum_params()))
 @pytest.mark.parametrize("device", DEVICES)
 def test_sum(device, dtype, name, shape, layout, rng):
-    x = make_layout(sum_data(dtype, shape, rng), layout)
+    x = make_layout(sum_values(dtype, shape, rng), layout)
     check_layout(x, layout)
     expected = np.sum(x)
     got = myModule.sum(x, device=device)
@@ -122,7 +112,7 @@ def test_sum(device, dtype, name, shape, layout, rng):
 def test_sum_default_and_auto_device(dtype, rng):
     """device='auto' (the default), also at a size where the GPU may be picked."""
     for n in (1000, 2 ** 22 + 5):
-        x = sum_data(dtype, n, rng)
+        x = sum_values(dtype, n, rng)
         for kw in ({}, {"device": "auto"}):
             assert_sum_close(myModule.sum(x, **kw), x, np.sum(x).dtype)
 
@@ -267,7 +257,7 @@ def trace_shape_params():
 @pytest.mark.parametrize("dtype,shape", list(trace_shape_params()))
 @pytest.mark.parametrize("device", DEVICES)
 def test_trace_shapes(device, dtype, shape, rng):
-    a = sum_data(dtype, shape, rng)
+    a = sum_values(dtype, shape, rng)
     check_trace(myModule.trace(a, device=device), a)
     # integer-valued floats sum exactly: the same value as np.trace, bit for bit
     b = small_integers(dtype, shape, rng)
@@ -308,7 +298,7 @@ def trace_layout_params():
 @pytest.mark.parametrize("dtype,shape,layout", list(trace_layout_params()))
 @pytest.mark.parametrize("device", DEVICES)
 def test_trace_layouts(device, dtype, shape, layout, rng):
-    a = TRACE_LAYOUTS[layout](sum_data(dtype, shape, rng))
+    a = TRACE_LAYOUTS[layout](sum_values(dtype, shape, rng))
     check_trace(myModule.trace(a, device=device), a)
 
 
