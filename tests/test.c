@@ -955,35 +955,43 @@ static void test_bad_reduce_arguments(void) {
     CHECK_STATUS(va_trace(0, &x, &result), VA_ERROR_UNSUPPORTED_DTYPE);
 }
 
-/* va_reduce_axes: arguments refused before any GPU work (no GPU needed). */
+typedef va_status (*reduce_axes_fn)(int, va_op, const va_array *, int32_t, const int32_t *, const va_array *);
+
+/* va_reduce_axes and va_reduce_axes_scalar: arguments refused before any GPU work
+ * (no GPU needed). */
 static void test_bad_reduce_axes_arguments(void) {
-    static int64_t data[12], out[4];
-    va_op sum = 0, max = 0;
-    CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
-    CHECK_STATUS(va_op_find("max", &max), VA_SUCCESS);
-    int64_t shape[2] = {3, 4}, oshape[1] = {4}, kshape[2] = {1, 4};
-    layout c = layout_2d(4, 1, 12), o = layout_1d(4, 1, 0);
-    va_array a, r, x;
-    make_view(&a, data, VA_INT64, 2, shape, &c);
-    make_view(&r, out, VA_INT64, 1, oshape, &o);
-    const int32_t axis0[1] = {0}, repeated[2] = {0, 0}, outside[1] = {2}, negative[1] = {-1};
-    CHECK_STATUS(va_reduce_axes(0, sum, NULL, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, NULL), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, NULL, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, 999, &a, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 2, repeated, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, outside, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, negative, &r), VA_ERROR_INVALID_VALUE);
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 3, axis0, &r), VA_ERROR_INVALID_VALUE);
-    x = r; x.dtype = VA_FLOAT64;  /* not the op's result dtype */
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
-    x = r; x.shape[0] = 3;        /* not the kept extent */
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
-    make_view(&x, out, VA_INT64, 2, kshape, &c);
-    x.shape[0] = 2;               /* keepdims form with a reduced extent other than 1 */
-    CHECK_STATUS(va_reduce_axes(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
-    x = a; x.shape[0] = 0;        /* max over nothing: NumPy's ValueError */
-    CHECK_STATUS(va_reduce_axes(0, max, &x, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+    const reduce_axes_fn entries[2] = {va_reduce_axes, va_reduce_axes_scalar};
+    CHECK_STATUS(va_testing_mirror_reads(NULL), VA_ERROR_INVALID_VALUE);
+    for (int k = 0; k < 2; k++) {
+        const reduce_axes_fn reduce = entries[k];
+        static int64_t data[12], out[4];
+        va_op sum = 0, max = 0;
+        CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
+        CHECK_STATUS(va_op_find("max", &max), VA_SUCCESS);
+        int64_t shape[2] = {3, 4}, oshape[1] = {4}, kshape[2] = {1, 4};
+        layout c = layout_2d(4, 1, 12), o = layout_1d(4, 1, 0);
+        va_array a, r, x;
+        make_view(&a, data, VA_INT64, 2, shape, &c);
+        make_view(&r, out, VA_INT64, 1, oshape, &o);
+        const int32_t axis0[1] = {0}, repeated[2] = {0, 0}, outside[1] = {2}, negative[1] = {-1};
+        CHECK_STATUS(reduce(0, sum, NULL, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 1, axis0, NULL), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 1, NULL, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, 999, &a, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 2, repeated, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 1, outside, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 1, negative, &r), VA_ERROR_INVALID_VALUE);
+        CHECK_STATUS(reduce(0, sum, &a, 3, axis0, &r), VA_ERROR_INVALID_VALUE);
+        x = r; x.dtype = VA_FLOAT64;  /* not the op's result dtype */
+        CHECK_STATUS(reduce(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+        x = r; x.shape[0] = 3;        /* not the kept extent */
+        CHECK_STATUS(reduce(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+        make_view(&x, out, VA_INT64, 2, kshape, &c);
+        x.shape[0] = 2;               /* keepdims form with a reduced extent other than 1 */
+        CHECK_STATUS(reduce(0, sum, &a, 1, axis0, &x), VA_ERROR_INVALID_VALUE);
+        x = a; x.shape[0] = 0;        /* max over nothing: NumPy's ValueError */
+        CHECK_STATUS(reduce(0, max, &x, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
+    }
 }
 
 /* va_reduce_axes of a 3x5 int64 matrix (C and Fortran order) over each axis, both
@@ -1052,8 +1060,6 @@ static void test_reduce_axes_scalar(void) {
         va_array a, o;
         make_view(&a, d, VA_INT64, 1, shape, &l);
         make_view(&o, dout, VA_INT64, 0, shape, &ol);
-        CHECK_STATUS(va_reduce_axes_scalar(0, sum, &a, 1, axes, NULL), VA_ERROR_INVALID_VALUE);
-        CHECK_STATUS(va_testing_mirror_reads(NULL), VA_ERROR_INVALID_VALUE);
         CHECK_STATUS(va_reduce_axes_scalar(0, sum, &a, 1, axes, &o), VA_SUCCESS);
         CHECK_STATUS(va_testing_mirror_reads(&before), VA_SUCCESS);
         if (download(&got, dout, sizeof(got)))

@@ -19,9 +19,7 @@ va_status va_copy_to_device(int device, void *dst, const void *src, size_t nbyte
 
 va_status va_copy_to_host(int device, void *dst, const void *src, size_t nbytes) {
     if ((dst == nullptr || src == nullptr) && nbytes > 0) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::quiet_library_stream(device, &stream));
+    VA_ENTER_QUIET_STREAM(device, scope, stream);
     // A scalar read back (float(d), d.item(), a 0-d get()) goes through pinned
     // memory: a pageable copy of a few bytes is staged by the driver and costs
     // several microseconds more than the launch + sync it follows. The last full

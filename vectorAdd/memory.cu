@@ -217,9 +217,7 @@ extern "C" {
 va_status va_malloc(int device, size_t nbytes, void **ptr) {
     if (ptr == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *ptr = nullptr;
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::quiet_library_stream(device, &stream));
+    VA_ENTER_QUIET_STREAM(device, scope, stream);
     return va::pool_alloc(device, stream, nbytes, ptr);
 }
 
@@ -232,9 +230,7 @@ va_status va_free(int device, void *ptr, size_t nbytes) {
         va::g_live_allocations -= 1;
         return st;
     }
-    VA_ENTER_DEVICE(device, scope);
-    cudaStream_t stream = nullptr;
-    VA_CHECK(va::quiet_library_stream(device, &stream));
+    VA_ENTER_QUIET_STREAM(device, scope, stream);
     va::pool_free(device, stream, ptr, nbytes);
     return VA_SUCCESS;
 }

@@ -172,9 +172,4 @@ va_status va_reduce_axes_scalar(int device, va_op op, const va_array *a, int32_t
     return va::reduce_axes(device, op, a, naxes, axes, out, &mirror);
 }
 
-va_status va_note_address_exported(void) {
-    va::move_write_epoch();
-    return VA_SUCCESS;
-}
-
 }  // extern "C"

@@ -45,6 +45,13 @@ private:
     cudaStream_t stream_name = nullptr;                                     \
     VA_CHECK(::va::library_stream(device, &stream_name))
 
+// VA_ENTER_STREAM for an entry point that writes no device memory anyone can
+// read (quiet_library_stream): the write epoch stays.
+#define VA_ENTER_QUIET_STREAM(device, scope_name, stream_name)              \
+    VA_ENTER_DEVICE(device, scope_name);                                    \
+    cudaStream_t stream_name = nullptr;                                     \
+    VA_CHECK(::va::quiet_library_stream(device, &stream_name))
+
 // The library's non-blocking stream on `device`, created on first use. Each call
 // moves the write epoch: the caller may be about to write device memory.
 va_status library_stream(int device, cudaStream_t *stream);

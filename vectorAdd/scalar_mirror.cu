@@ -82,6 +82,11 @@ void shutdown_mirror() {
 
 }  // namespace va
 
+extern "C" va_status va_note_address_exported(void) {
+    va::move_write_epoch();
+    return VA_SUCCESS;
+}
+
 extern "C" va_status va_testing_mirror_reads(int64_t *served) {
     if (served == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *served = va::g_served.load();
