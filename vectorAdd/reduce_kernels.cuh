@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "elementwise_kernels.cuh"
@@ -13,6 +14,32 @@
 namespace va {
 
 constexpr int kReduceThreads = 256;
+// Packs in flight per thread in a contiguous full reduction: eight 16-byte loads
+// (128 bytes) a thread, issued together (whole tiles with no bounds test), keep the
+// H100's memory as busy as CUB's DeviceReduce; four did not (bench/NOTES.md,
+// session 22: sum of 1e8 float64 266.9 -> 261.6 us, of 2^26 complex128 384 -> 354 us;
+// CUB 261.7 and 350.1 in the same run).
+constexpr int kReducePacks = 8;
+
+// A load of input that no thread writes while the kernel runs, read once: past
+// L1 (no line allocated there) with a 256-byte L2 prefetch: 262.4 against 263.4 us
+// for plain loads in the same probe (eight packs a thread). Plain below sm_80 (no
+// prefetch-size qualifier there) and for packs that are not one 16-byte vector.
+template <typename P>
+__device__ __forceinline__ P load_streamed(const P *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(P) == 16 && alignof(P) == 16) {
+        uint4 v;
+        asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+            : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+            : "l"(p));
+        P r;
+        memcpy(&r, &v, sizeof(P));
+        return r;
+    }
+#endif
+    return *p;
+}
 
 // Whether a reduction's functor divides its result by the count (mean's
 // `static constexpr bool averages = true`), and the result it finishes with.
@@ -103,28 +130,33 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
     Acc acc = Op::template neutral<Acc>();
     if constexpr (G > 0) {
         // Each block reduces its own contiguous run of `span` packs (a multiple of
-        // kReduceThreads * 4), four packs in flight per thread, one accumulator
-        // per pack so the combines of one iteration don't wait on each other.
+        // kReduceThreads * kReducePacks), that many packs in flight per thread, one
+        // accumulator per pack so the combines of one iteration don't wait on each other.
         const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
         const auto *elems = reinterpret_cast<const S *>(data);
         const int64_t groups = n / G;
         const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
         const int64_t end = begin + span < groups ? begin + span : groups;
-        constexpr int U = 4;
+        constexpr int U = kReducePacks;
         Acc lane_acc[U];
 #pragma unroll
         for (int k = 0; k < U; ++k) lane_acc[k] = Op::template neutral<Acc>();
-        for (int64_t base = begin + threadIdx.x; base < end; base += kReduceThreads * U) {
+        // Whole tiles of U packs a thread with no bounds test, so that all U loads
+        // are issued before the first combine, then the run's last partial tile.
+        int64_t base = begin + threadIdx.x;
+        for (; base + (U - 1) * kReduceThreads < end; base += kReduceThreads * U) {
             Pack<S, G> p[U];
 #pragma unroll
-            for (int k = 0; k < U; ++k)
-                if (base + k * kReduceThreads < end) p[k] = packs[base + k * kReduceThreads];
+            for (int k = 0; k < U; ++k) p[k] = load_streamed(packs + base + k * kReduceThreads);
 #pragma unroll
             for (int k = 0; k < U; ++k)
-                if (base + k * kReduceThreads < end)
 #pragma unroll
-                    for (int j = 0; j < G; ++j)
-                        lane_acc[k] = op(lane_acc[k], lift<Op, Acc, T>(p[k].v[j]));
+                for (int j = 0; j < G; ++j) lane_acc[k] = op(lane_acc[k], lift<Op, Acc, T>(p[k].v[j]));
+        }
+        for (; base < end; base += kReduceThreads) {
+            const Pack<S, G> q = load_streamed(packs + base);
+#pragma unroll
+            for (int j = 0; j < G; ++j) lane_acc[0] = op(lane_acc[0], lift<Op, Acc, T>(q.v[j]));
         }
 #pragma unroll
         for (int k = 0; k < U; ++k) acc = op(acc, lane_acc[k]);
@@ -169,7 +201,7 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
 template <typename Op, typename T, typename Acc, int G, typename Out>
 va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *result) {
     constexpr auto kernel = reduce_kernel<Op, T, Acc, G, Out, ContiguousLayout>;
-    const int64_t step = static_cast<int64_t>(kReduceThreads) * 4;
+    const int64_t step = static_cast<int64_t>(kReduceThreads) * kReducePacks;
     const int64_t wave = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
     const int64_t blocks = std::max<int64_t>(
         1, std::min<int64_t>({(groups + step - 1) / step, wave, static_cast<int64_t>(kMaxBlocks)}));
