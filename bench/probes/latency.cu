@@ -7,7 +7,7 @@
 #include <cub/cub.cuh>
 
 #include "probe_common.cuh"
-#include "vectorAdd.h"
+#include "probe_views.cuh"
 
 
 __global__ void empty_kernel() {}
@@ -53,15 +53,7 @@ __global__ void sum_runs(const D2 *p, long long groups, long long span, double *
     if (threadIdx.x == 0) { *result = total; *counter = 0; }
 }
 
-va_array vec(void *p, long long n) {
-    va_array v = {};
-    v.data = p;
-    v.dtype = VA_FLOAT64;
-    v.ndim = 1;
-    v.shape[0] = n;
-    v.strides[0] = 8;
-    return v;
-}
+va_array vec(void *p, long long n) { return va_vector(p, VA_FLOAT64, n); }
 
 int main() {
     cudaStream_t s;
@@ -111,20 +103,22 @@ int main() {
                 host_us(K, [&] { add_one_block<<<1, 256, 0, s>>>(a, b, o, 1); cudaEventRecord(ev, s); cudaEventSynchronize(ev); }));
 
     va_array va1 = vec(a, 1), vb1 = vec(b, 1), vo1 = vec(o, 1);
+    va_op add_op;  // "add" by name: the table numbers operations when it is built
+    if (va_op_find("add", &add_op) != VA_SUCCESS) return 1;
     va_synchronize(0);
     std::printf("%-58s %7.2f us\n", "va_binary n=1 (no sync)",
-                host_us(K, [&] { va_binary(0, VA_ADD, &va1, &vb1, &vo1); }));
+                host_us(K, [&] { va_binary(0, add_op, &va1, &vb1, &vo1); }));
     va_synchronize(0);
     std::printf("%-58s %7.2f us\n", "va_synchronize(-1), nothing queued",
                 host_us(K, [&] { va_synchronize(-1); }));
     std::printf("%-58s %7.2f us\n", "va_binary n=1 + va_synchronize(-1)",
-                host_us(K, [&] { va_binary(0, VA_ADD, &va1, &vb1, &vo1); va_synchronize(-1); }));
+                host_us(K, [&] { va_binary(0, add_op, &va1, &vb1, &vo1); va_synchronize(-1); }));
     std::printf("%-58s %7.2f us\n", "va_malloc + va_binary n=1 + va_free + va_synchronize",
                 host_us(K, [&] {
                     void *p = nullptr;
                     va_malloc(0, 8, &p);
                     va_array vp = vec(p, 1);
-                    va_binary(0, VA_ADD, &va1, &vb1, &vp);
+                    va_binary(0, add_op, &va1, &vb1, &vp);
                     va_free(0, p, 8);
                     va_synchronize(-1);
                 }));
@@ -170,7 +164,7 @@ int main() {
                 host_us(500, [&] {
                     int i = seq++ % 8;
                     va_array x = vec(a + i * 12 * n6, n6), y = vec(b + i * 12 * n6, n6), z = vec(o + i * 12 * n6, n6);
-                    va_binary(0, VA_ADD, &x, &y, &z);
+                    va_binary(0, add_op, &x, &y, &z);
                 }));
     va_synchronize(-1);
 

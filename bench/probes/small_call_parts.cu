@@ -6,7 +6,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/probes/small_call_parts.cu -IvectorAdd \
 //        build/libvectoradd.a -o /tmp/parts && /tmp/parts
 #include "probe_common.cuh"
-#include "vectorAdd.h"
+#include "probe_views.cuh"
 
 __global__ void empty_kernel() {}
 __global__ void empty_pdl() {
@@ -16,16 +16,6 @@ __global__ void empty_pdl() {
 __global__ void add_one(const double *a, const double *b, double *o, long long n) {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) o[i] = a[i] + b[i];
-}
-
-static va_array vector_of(void *data, int64_t n) {
-    va_array v = {};
-    v.data = data;
-    v.dtype = VA_FLOAT64;
-    v.ndim = 1;
-    v.shape[0] = n;
-    v.strides[0] = 8;
-    return v;
 }
 
 #define VA_OK(x) do { va_status st_ = (x); if (st_ != VA_SUCCESS) { \
@@ -43,7 +33,7 @@ int main() {
     CHECK(cudaMemset(a, 0, 8));
     va_op add;
     VA_OK(va_op_find("add", &add));
-    const va_array va = vector_of(a, 1), vo = vector_of(o, 1);
+    const va_array va = va_vector(a, VA_FLOAT64, 1), vo = va_vector(o, VA_FLOAT64, 1);
     const va_array in[2] = {va, va};
     va_elementwise_plan plan = {add, 2, in, nullptr, &vo, VA_FLOAT64};
     const int k = 20000;
@@ -100,9 +90,8 @@ int main() {
     CHECK(cudaMemset(big, 0, big_n * 8));
     va_op sum;
     VA_OK(va_op_find("sum", &sum));
-    const va_array vbig = vector_of(big, big_n);
-    va_array v0 = vector_of(r0, 1);
-    v0.ndim = 0;
+    const va_array vbig = va_vector(big, VA_FLOAT64, big_n);
+    const va_array v0 = va_scalar_view(r0, VA_FLOAT64);
     const int32_t axis0 = 0;
     const int kb = 400;
     for (int round = 0; round < 2; ++round) {

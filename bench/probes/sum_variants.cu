@@ -13,7 +13,7 @@
 #include <string>
 
 #include "probe_common.cuh"
-#include "vectorAdd.h"
+#include "probe_views.cuh"
 
 enum Hint { kPlain, kStreaming, kNoAllocate256 };
 
@@ -149,16 +149,8 @@ int main() {
     CHECK(cudaMalloc(&cub_tmp, cub_bytes));
     va_op sum;
     if (va_op_find("sum", &sum) != VA_SUCCESS) return 1;
-    va_array a = {};
-    a.data = data;
-    a.dtype = VA_FLOAT64;
-    a.ndim = 1;
-    a.shape[0] = n;
-    a.strides[0] = 8;
-    va_array r = {};
-    r.data = out + 4;
-    r.dtype = VA_FLOAT64;
-    r.ndim = 0;
+    const va_array a = va_vector(data, VA_FLOAT64, n);
+    const va_array r = va_scalar_view(out + 4, VA_FLOAT64);
     const int32_t axis0 = 0;
     // complex128 of 2^26 elements: 1 GiB, the same bytes as CUB's sum over
     // the same memory read as pairs.
@@ -166,16 +158,8 @@ int main() {
     double *cdata = nullptr;
     CHECK(cudaMalloc(&cdata, nc * 16));
     CHECK(cudaMemset(cdata, 0, nc * 16));
-    va_array ca = {};
-    ca.data = cdata;
-    ca.dtype = VA_COMPLEX128;
-    ca.ndim = 1;
-    ca.shape[0] = nc;
-    ca.strides[0] = 16;
-    va_array cr = {};
-    cr.data = out + 6;
-    cr.dtype = VA_COMPLEX128;
-    cr.ndim = 0;
+    const va_array ca = va_vector(cdata, VA_COMPLEX128, nc);
+    const va_array cr = va_scalar_view(out + 6, VA_COMPLEX128);
 
     struct Row { std::string name; std::vector<double> us; };
     std::vector<Row> rows;
