@@ -176,13 +176,18 @@ __device__ __forceinline__ void arg_take(ArgPair<T> &acc, T v, int64_t i) {
 // block over its own run of `span` packs of G (four 16-byte loads in flight a
 // thread, one pair per load slot), a block tree, and the last block to finish
 // combining the blocks' pairs into the index.
+// Packs in flight a thread in arg_full_kernel, and its launcher's tile. Four: each
+// slot holds a value and its index; the value reductions' eight (kReducePacks) has
+// not been tried here (argmax and argmin meet their rows at four).
+constexpr int kArgReducePacks = 4;
+
 template <typename Op, typename T, int G>
 __global__ void __launch_bounds__(kReduceThreads)
 arg_full_kernel(const char *data, int64_t n, int64_t span, ArgPair<T> *partials, unsigned int *counter,
                 int64_t *result) {
     follow_previous_grid();
     using S = StoredT<T>;
-    constexpr int U = 4;
+    constexpr int U = kArgReducePacks;
     const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
     const auto *elems = reinterpret_cast<const S *>(data);
     const int64_t groups = n / G;
@@ -239,7 +244,7 @@ template <typename Op, typename T, int G>
 va_status launch_arg_contiguous(const AxesCall &c, const char *data, int64_t n) {
     constexpr auto kernel = arg_full_kernel<Op, T, G>;
     const int64_t groups = n / G;
-    const int64_t step = static_cast<int64_t>(kReduceThreads) * 4;
+    const int64_t step = static_cast<int64_t>(kReduceThreads) * kArgReducePacks;
     const int64_t wave = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
     const int64_t room = static_cast<int64_t>(kMaxBlocks * sizeof(int64_t) / sizeof(ArgPair<T>));
     const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>({(groups + step - 1) / step, wave, room}));
