@@ -961,19 +961,19 @@ typedef va_status (*reduce_axes_fn)(int, va_op, const va_array *, int32_t, const
  * (no GPU needed). */
 static void test_bad_reduce_axes_arguments(void) {
     const reduce_axes_fn entries[2] = {va_reduce_axes, va_reduce_axes_scalar};
+    static int64_t data[12], out[4];
+    va_op sum = 0, max = 0;
+    CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
+    CHECK_STATUS(va_op_find("max", &max), VA_SUCCESS);
+    int64_t shape[2] = {3, 4}, oshape[1] = {4}, kshape[2] = {1, 4};
+    layout c = layout_2d(4, 1, 12), o = layout_1d(4, 1, 0);
+    va_array a, r, x;
+    make_view(&a, data, VA_INT64, 2, shape, &c);
+    make_view(&r, out, VA_INT64, 1, oshape, &o);
+    const int32_t axis0[1] = {0}, repeated[2] = {0, 0}, outside[1] = {2}, negative[1] = {-1};
     CHECK_STATUS(va_testing_mirror_reads(NULL), VA_ERROR_INVALID_VALUE);
     for (int k = 0; k < 2; k++) {
         const reduce_axes_fn reduce = entries[k];
-        static int64_t data[12], out[4];
-        va_op sum = 0, max = 0;
-        CHECK_STATUS(va_op_find("sum", &sum), VA_SUCCESS);
-        CHECK_STATUS(va_op_find("max", &max), VA_SUCCESS);
-        int64_t shape[2] = {3, 4}, oshape[1] = {4}, kshape[2] = {1, 4};
-        layout c = layout_2d(4, 1, 12), o = layout_1d(4, 1, 0);
-        va_array a, r, x;
-        make_view(&a, data, VA_INT64, 2, shape, &c);
-        make_view(&r, out, VA_INT64, 1, oshape, &o);
-        const int32_t axis0[1] = {0}, repeated[2] = {0, 0}, outside[1] = {2}, negative[1] = {-1};
         CHECK_STATUS(reduce(0, sum, NULL, 1, axis0, &r), VA_ERROR_INVALID_VALUE);
         CHECK_STATUS(reduce(0, sum, &a, 1, axis0, NULL), VA_ERROR_INVALID_VALUE);
         CHECK_STATUS(reduce(0, sum, &a, 1, NULL, &r), VA_ERROR_INVALID_VALUE);

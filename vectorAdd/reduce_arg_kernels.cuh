@@ -172,15 +172,15 @@ __device__ __forceinline__ void arg_take(ArgPair<T> &acc, T v, int64_t i) {
     if (acc.i < 0 || Op::better(v, acc.v)) acc = ArgPair<T>{v, i};
 }
 
-// Every element of a contiguous run in one pass, as reduce_kernel sums: each
-// block over its own run of `span` packs of G (four 16-byte loads in flight a
-// thread, one pair per load slot), a block tree, and the last block to finish
-// combining the blocks' pairs into the index.
 // Packs in flight a thread in arg_full_kernel, and its launcher's tile. Four: each
 // slot holds a value and its index; the value reductions' eight (kReducePacks) has
 // not been tried here (argmax and argmin meet their rows at four).
 constexpr int kArgReducePacks = 4;
 
+// Every element of a contiguous run in one pass, as reduce_kernel sums: each
+// block over its own run of `span` packs of G (kArgReducePacks 16-byte loads in
+// flight a thread, one pair per load slot), a block tree, and the last block to
+// finish combining the blocks' pairs into the index.
 template <typename Op, typename T, int G>
 __global__ void __launch_bounds__(kReduceThreads)
 arg_full_kernel(const char *data, int64_t n, int64_t span, ArgPair<T> *partials, unsigned int *counter,
