@@ -1,5 +1,6 @@
 """floor_divide and remainder of floats, held to NumPy bit for bit over millions of
-pairs (edge values and quotients near 2**52 / 2**23 included), twice: on the CPU,
+pairs (edge values, quotients near 2**52 / 2**23 where exact_fmod leaves fmod, and
+near 2**50 / 2**21 where floor_divide leaves its one-division route), twice: on the CPU,
 where their functors (ops/floor_divide.cu, ops/remainder.cu, __host__ __device__)
 are compiled into a small host program (tests/divmod_host.cu), with no GPU; and on
 the GPU through the library, where the device's own division, fma, trunc and fmod

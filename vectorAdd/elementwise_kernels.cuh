@@ -282,10 +282,14 @@ va_status launch_typed(const ElementwiseCall &c) {
         else if (walk.ndim == 1 && step != static_cast<int64_t>(va_dtype_size(kInDtypes[k]))) contiguous = false;
     }
     if (contiguous) {
-        // Complex operations take one element a thread (8 or 16 bytes a load): one
-        // kernel instead of two for complex64 (the complex module's size, session 18).
-        constexpr int G = is_complex_v<T> ? 1 : static_cast<int>(
-            16 / std::max(sizeof(StoredT<Out>), widest_input<L>(std::make_index_sequence<N>())));
+        // A pack a thread: 16 bytes of the widest of inputs and result, and at least
+        // four bytes of a narrower result (float64 -> bool: four elements, two loads,
+        // one 4-byte store; two a thread left the H200 at 161 us for isnan of 2^26
+        // where four took 137, bench/NOTES.md session 23). Complex operations take
+        // one element a thread (8 or 16 bytes a load): one kernel instead of two for
+        // complex64 (the complex module's size, session 18).
+        constexpr size_t kWidest = std::max(sizeof(StoredT<Out>), widest_input<L>(std::make_index_sequence<N>()));
+        constexpr int G = is_complex_v<T> ? 1 : static_cast<int>(std::max(16 / kWidest, 4 / sizeof(StoredT<Out>)));
         bool packed = reinterpret_cast<uintptr_t>(c.out->data) % (sizeof(StoredT<Out>) * G) == 0;
         for (int k = 0; k < N; ++k)
             if (!((scalars >> k) & 1u) &&

@@ -52,6 +52,25 @@ __host__ __device__ __forceinline__ bool is_negative(T x) {
     else return false;
 }
 
+// Whether q = RN(a / b) is below `limit` in magnitude with b finite and nonzero:
+// where the short routes of fmod and floor_divide hold.
+template <typename T>
+__host__ __device__ __forceinline__ bool quotient_is_short(T q, T b, T limit) {
+    constexpr T finite = std::is_same<T, float>::value ? T(3.40282347e+38f) : T(1.7976931348623157e+308);
+    return fabs(q) < limit && fabs(b) <= finite && b != T(0);
+}
+// n = trunc(a / b) and a - n * b exactly, from q = RN(a / b) where
+// quotient_is_short(q, b, 2^(digits - 1)).
+template <typename T>
+__host__ __device__ __forceinline__ T truncated_remainder(T a, T b, T q, T &n) {
+    n = trunc(q);
+    T r = fma(-n, b, a);
+    if (r != T(0) && ((r < T(0)) != (a < T(0)))) {
+        n -= copysign(T(1), n);
+        r = fma(-n, b, a);
+    }
+    return r;
+}
 // fmod(a, b), exact as the C library's, without its long division where the
 // quotient is below 2^(digits - 1). There n = trunc(RN(a / b)) is the true
 // truncated quotient t or one past it (rounding is monotonic and t is
@@ -64,15 +83,10 @@ __host__ __device__ __forceinline__ bool is_negative(T x) {
 template <typename T>
 __host__ __device__ __forceinline__ T exact_fmod(T a, T b) {
     constexpr T limit = std::is_same<T, float>::value ? T(8388608.0f) : T(4503599627370496.0);
-    constexpr T finite = std::is_same<T, float>::value ? T(3.40282347e+38f) : T(1.7976931348623157e+308);
     const T q = a / b;
-    if (!(fabs(q) < limit) || !(fabs(b) <= finite) || b == T(0)) return fmod(a, b);
-    T n = trunc(q);
-    T r = fma(-n, b, a);
-    if (r != T(0) && ((r < T(0)) != (a < T(0)))) {
-        n -= copysign(T(1), n);
-        r = fma(-n, b, a);
-    }
+    if (!quotient_is_short(q, b, limit)) return fmod(a, b);
+    T n;
+    const T r = truncated_remainder(a, b, q, n);
     return r == T(0) ? copysign(T(0), a) : r;
 }
 

@@ -14,31 +14,38 @@
 namespace va {
 
 constexpr int kReduceThreads = 256;
-// Packs in flight per thread in a contiguous full reduction: eight 16-byte loads
-// (128 bytes) a thread, issued together (whole tiles with no bounds test), keep the
-// H100's memory as busy as CUB's DeviceReduce; four did not (bench/NOTES.md,
-// session 22: sum of 1e8 float64 266.9 -> 261.6 us, of 2^26 complex128 384 -> 354 us;
-// CUB 261.7 and 350.1 in the same run).
+// The tile of a contiguous full reduction: eight 16-byte packs a thread (128 bytes
+// in flight), issued together; tiles are dealt to the blocks round-robin (tile t
+// to block t % grid) over two waves of blocks, so the whole grid sweeps the input
+// front to back. With a contiguous run per block (sessions 21-22), block starts a
+// fixed distance apart met the memory's interleave: on an H200 the eight-pack
+// runs took 196 us for a sum of 1e8 float64 where CUB took 182, while on an H100
+// they matched it. Dealt round-robin with streaming loads: 180.2 (CUB 182.1) on
+// the H200, 257.0 (CUB 261.6) on the H100; complex128 of 2^26 240.3 (241.7) and
+// 344.0 (349.4) (bench/NOTES.md, session 23).
 constexpr int kReducePacks = 8;
+constexpr int kReduceWaves = 2;
 
-// A load of input that no thread writes while the kernel runs, read once: past
-// L1 (no line allocated there) with a 256-byte L2 prefetch: 262.4 against 263.4 us
-// for plain loads in the same probe (eight packs a thread). Plain below sm_80 (no
-// prefetch-size qualifier there) and for packs that are not one 16-byte vector.
+// A load of input read once: marked evict-first (ld.global.cs), so the stream
+// of packs does not push other lines out of the caches. The L1-bypassing load
+// with a 256-byte L2 prefetch that session 22 took was 7% slower on the H200.
 template <typename P>
 __device__ __forceinline__ P load_streamed(const P *p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if constexpr (sizeof(P) == 16 && alignof(P) == 16) {
-        uint4 v;
-        asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-            : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-            : "l"(p));
+        const uint4 v = __ldcs(reinterpret_cast<const uint4 *>(p));
         P r;
         memcpy(&r, &v, sizeof(P));
         return r;
     }
-#endif
-    return *p;
+    else if constexpr (sizeof(P) == 8 && alignof(P) == 8) {
+        const uint2 v = __ldcs(reinterpret_cast<const uint2 *>(p));
+        P r;
+        memcpy(&r, &v, sizeof(P));
+        return r;
+    }
+    else {
+        return *p;
+    }
 }
 
 // Whether a reduction's functor divides its result by the count (mean's
@@ -120,8 +127,8 @@ __device__ __forceinline__ int64_t element_offset(const Walk &w, int64_t i) { re
 // G > 0: contiguous, read in packs of G; G == 0: strided, found with `layout`.
 template <typename Op, typename T, typename Acc, int G, typename Out, typename Layout>
 __global__ void __launch_bounds__(kReduceThreads)
-reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *partials,
-              unsigned int *counter, Out *result, Out *mirror, bool finalize) {
+reduce_kernel(const char *data, int64_t n, Layout layout, Acc *partials, unsigned int *counter,
+              Out *result, Out *mirror, bool finalize) {
     follow_previous_grid();
     const Op op{};
     using S = StoredT<T>;
@@ -129,22 +136,22 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
     const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     Acc acc = Op::template neutral<Acc>();
     if constexpr (G > 0) {
-        // Each block reduces its own contiguous run of `span` packs (a multiple of
-        // kReduceThreads * kReducePacks), that many packs in flight per thread, one
-        // accumulator per pack so the combines of one iteration don't wait on each other.
+        // Whole tiles of U packs a thread, dealt round-robin, with no bounds test
+        // (all U loads issued before the first combine; one accumulator per pack so
+        // the combines of one tile don't wait on each other), then the last partial
+        // tile in the block whose turn it is, then the elements after the last pack.
+        constexpr int U = kReducePacks;
+        constexpr int64_t tile = static_cast<int64_t>(kReduceThreads) * U;
         const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
         const auto *elems = reinterpret_cast<const S *>(data);
         const int64_t groups = n / G;
-        const int64_t begin = static_cast<int64_t>(blockIdx.x) * span;
-        const int64_t end = begin + span < groups ? begin + span : groups;
-        constexpr int U = kReducePacks;
+        const int64_t whole = groups / tile;
         Acc lane_acc[U];
 #pragma unroll
         for (int k = 0; k < U; ++k) lane_acc[k] = Op::template neutral<Acc>();
-        // Whole tiles of U packs a thread with no bounds test, so that all U loads
-        // are issued before the first combine, then the run's last partial tile.
-        int64_t base = begin + threadIdx.x;
-        for (; base + (U - 1) * kReduceThreads < end; base += kReduceThreads * U) {
+        int64_t t = blockIdx.x;
+        for (; t < whole; t += gridDim.x) {
+            const int64_t base = t * tile + threadIdx.x;
             Pack<S, G> p[U];
 #pragma unroll
             for (int k = 0; k < U; ++k) p[k] = load_streamed(packs + base + k * kReduceThreads);
@@ -153,11 +160,12 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
 #pragma unroll
                 for (int j = 0; j < G; ++j) lane_acc[k] = op(lane_acc[k], lift<Op, Acc, T>(p[k].v[j]));
         }
-        for (; base < end; base += kReduceThreads) {
-            const Pack<S, G> q = load_streamed(packs + base);
+        if (t == whole)
+            for (int64_t i = whole * tile + threadIdx.x; i < groups; i += kReduceThreads) {
+                const Pack<S, G> q = load_streamed(packs + i);
 #pragma unroll
-            for (int j = 0; j < G; ++j) lane_acc[0] = op(lane_acc[0], lift<Op, Acc, T>(q.v[j]));
-        }
+                for (int j = 0; j < G; ++j) lane_acc[0] = op(lane_acc[0], lift<Op, Acc, T>(q.v[j]));
+            }
 #pragma unroll
         for (int k = 0; k < U; ++k) acc = op(acc, lane_acc[k]);
         if (blockIdx.x == gridDim.x - 1)
@@ -196,21 +204,18 @@ reduce_kernel(const char *data, int64_t n, int64_t span, Layout layout, Acc *par
     }
 }
 
-// A contiguous reduction over `groups` packs of G: one even wave of blocks, each
-// over a contiguous run, so no ragged last wave (bench/NOTES.md, change 8).
+// A contiguous reduction over `groups` packs of G: kReduceWaves waves of blocks
+// (fewer for fewer tiles), each taking every grid-th tile.
 template <typename Op, typename T, typename Acc, int G, typename Out>
 va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *result) {
     constexpr auto kernel = reduce_kernel<Op, T, Acc, G, Out, ContiguousLayout>;
-    const int64_t step = static_cast<int64_t>(kReduceThreads) * kReducePacks;
-    const int64_t wave = static_cast<int64_t>(multiprocessor_count(c.device)) * resident_blocks<kernel>(kReduceThreads);
-    const int64_t blocks = std::max<int64_t>(
-        1, std::min<int64_t>({(groups + step - 1) / step, wave, static_cast<int64_t>(kMaxBlocks)}));
-    // Runs are whole multiples of `step` (at least one, also for fewer packs than
-    // that: the last block takes the elements after the last whole pack).
-    const int64_t span = std::max<int64_t>(step, ((groups + blocks - 1) / blocks + step - 1) / step * step);
-    const int64_t grid = std::max<int64_t>(1, (groups + span - 1) / span);
+    const int64_t tile = static_cast<int64_t>(kReduceThreads) * kReducePacks;
+    const int64_t waves = static_cast<int64_t>(multiprocessor_count(c.device)) *
+                          resident_blocks<kernel>(kReduceThreads) * kReduceWaves;
+    const int64_t grid = std::max<int64_t>(
+        1, std::min<int64_t>({(groups + tile - 1) / tile, waves, static_cast<int64_t>(kMaxBlocks)}));
     VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream,
-                                static_cast<const char *>(c.a->data), c.n, span, ContiguousLayout(),
+                                static_cast<const char *>(c.a->data), c.n, ContiguousLayout(),
                                 static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result,
                                 static_cast<Out *>(c.mirror), !c.to_accumulator));
     return VA_SUCCESS;
@@ -242,12 +247,11 @@ va_status launch_reduce_to(const ReduceCall &c, Out *result) {
         std::max<int64_t>(1, std::min<int64_t>((c.n + per_block - 1) / per_block, cap)));
     if (walk.ndim == 1)
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Stride1>, blocks,
-                                    kReduceThreads, c.stream, data, c.n, int64_t(0),
-                                    Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result,
+                                    kReduceThreads, c.stream, data, c.n, Stride1{walk.strides[0][0]}, partials, c.scratch.counter, result,
                                     static_cast<Out *>(c.mirror), !c.to_accumulator));
     else
         VA_CUDA_CHECK(launch_kernel(c.device, reduce_kernel<Op, T, Acc, 0, Out, Walk>, blocks,
-                                    kReduceThreads, c.stream, data, c.n, int64_t(0), walk, partials,
+                                    kReduceThreads, c.stream, data, c.n, walk, partials,
                                     c.scratch.counter, result, static_cast<Out *>(c.mirror),
                                     !c.to_accumulator));
     return VA_SUCCESS;

@@ -5,6 +5,9 @@
 // streaming; L1 no-allocate with a 256-byte L2 prefetch). Each timed by CUDA
 // events over 50 back-to-back launches, median of 7, the variants interleaved
 // round by round. bench/NOTES.md records the outcome.
+// Session 23 added tiles dealt round-robin to the blocks (tile t to block
+// t % grid) beside the contiguous run per block, and every variant run over the
+// complex128 bytes too (2^30 bytes: a power of two, as the H100's 1e8 was not).
 // Build and run (from the repository root, after `make lib CUDA_ARCH=90`):
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/probes/sum_variants.cu -IvectorAdd \
 //        build/libvectoradd.a -o /tmp/sumv && /tmp/sumv
@@ -30,26 +33,44 @@ __device__ __forceinline__ double2 load2(const double2 *p) {
 }
 
 // Complex: the pair is one element (re, im) and adds as a pair; real: two elements.
-template <int U, int Threads, int H>
+template <int U, int Threads, int H, bool RoundRobin>
 __global__ void __launch_bounds__(Threads) sum_packs(const double2 *packs, long long groups, long long span,
                                                      double2 *partials, unsigned *counter, double2 *result) {
-    const long long begin = (long long)blockIdx.x * span;
-    const long long end = begin + span < groups ? begin + span : groups;
     double2 acc[U];
 #pragma unroll
     for (int k = 0; k < U; ++k) acc[k] = {0.0, 0.0};
-    long long base = begin + threadIdx.x;
-    // Whole tiles unguarded, then the guarded rest.
-    for (; base + (long long)(U - 1) * Threads < end; base += (long long)Threads * U) {
-        double2 p[U];
+    if constexpr (RoundRobin) {
+        const long long tile = (long long)Threads * U, whole = groups / tile;
+        long long t = blockIdx.x;
+        for (; t < whole; t += gridDim.x) {
+            const long long base = t * tile + threadIdx.x;
+            double2 p[U];
 #pragma unroll
-        for (int k = 0; k < U; ++k) p[k] = load2<H>(packs + base + k * Threads);
+            for (int k = 0; k < U; ++k) p[k] = load2<H>(packs + base + k * Threads);
 #pragma unroll
-        for (int k = 0; k < U; ++k) acc[k].x += p[k].x, acc[k].y += p[k].y;
-    }
-    for (; base < end; base += Threads) {
-        const double2 p = load2<H>(packs + base);
-        acc[0].x += p.x, acc[0].y += p.y;
+            for (int k = 0; k < U; ++k) acc[k].x += p[k].x, acc[k].y += p[k].y;
+        }
+        if (t == whole)
+            for (long long base = whole * tile + threadIdx.x; base < groups; base += Threads) {
+                const double2 p = load2<H>(packs + base);
+                acc[0].x += p.x, acc[0].y += p.y;
+            }
+    } else {
+        const long long begin = (long long)blockIdx.x * span;
+        const long long end = begin + span < groups ? begin + span : groups;
+        long long base = begin + threadIdx.x;
+        // Whole tiles unguarded, then the guarded rest.
+        for (; base + (long long)(U - 1) * Threads < end; base += (long long)Threads * U) {
+            double2 p[U];
+#pragma unroll
+            for (int k = 0; k < U; ++k) p[k] = load2<H>(packs + base + k * Threads);
+#pragma unroll
+            for (int k = 0; k < U; ++k) acc[k].x += p[k].x, acc[k].y += p[k].y;
+        }
+        for (; base < end; base += Threads) {
+            const double2 p = load2<H>(packs + base);
+            acc[0].x += p.x, acc[0].y += p.y;
+        }
     }
     double2 v = acc[0];
 #pragma unroll
@@ -97,11 +118,12 @@ struct Variant {
     int threads, u, waves;
 };
 
-template <int U, int Threads, int H>
+template <int U, int Threads, int H, bool RoundRobin = false>
 Variant variant(const char *hint, int waves) {
     char name[96];
-    std::snprintf(name, sizeof(name), "U%d x %d threads, %d wave(s), %s", U, Threads, waves, hint);
-    return {name, sum_packs<U, Threads, H>, Threads, U, waves};
+    std::snprintf(name, sizeof(name), "U%d x %d threads, %d wave(s), %s%s", U, Threads, waves, hint,
+                  RoundRobin ? ", round-robin" : "");
+    return {name, sum_packs<U, Threads, H, RoundRobin>, Threads, U, waves};
 }
 
 int main() {
@@ -132,15 +154,19 @@ int main() {
         variant<8, 256, kPlain>("plain", 1),
         variant<8, 256, kNoAllocate256>("L1 no-allocate, L2 256B", 1),
         variant<4, 512, kPlain>("plain", 1),
-        variant<4, 512, kNoAllocate256>("L1 no-allocate, L2 256B", 1),
         variant<4, 256, kPlain>("plain", 2),
-        variant<4, 256, kPlain>("plain", 4),
+        variant<4, 256, kStreaming>("streaming", 2),
         variant<8, 256, kPlain>("plain", 2),
+        variant<8, 256, kStreaming>("streaming", 2),
         variant<8, 256, kNoAllocate256>("L1 no-allocate, L2 256B", 2),
-        variant<8, 256, kNoAllocate256>("L1 no-allocate, L2 256B", 5),
-        variant<8, 512, kNoAllocate256>("L1 no-allocate, L2 256B", 1),
-        variant<16, 256, kNoAllocate256>("L1 no-allocate, L2 256B", 1),
-        variant<4, 1024, kNoAllocate256>("L1 no-allocate, L2 256B", 1),
+        variant<4, 256, kPlain, true>("plain", 1),
+        variant<4, 256, kStreaming, true>("streaming", 1),
+        variant<8, 256, kPlain, true>("plain", 1),
+        variant<8, 256, kStreaming, true>("streaming", 1),
+        variant<8, 256, kNoAllocate256, true>("L1 no-allocate, L2 256B", 1),
+        variant<4, 256, kPlain, true>("plain", 2),
+        variant<8, 256, kPlain, true>("plain", 2),
+        variant<8, 256, kStreaming, true>("streaming", 2),
     };
     // CUB, as CuPy calls it.
     void *cub_tmp = nullptr;
@@ -157,7 +183,9 @@ int main() {
     const long long nc = 1LL << 26;
     double *cdata = nullptr;
     CHECK(cudaMalloc(&cdata, nc * 16));
-    CHECK(cudaMemset(cdata, 0, nc * 16));
+    // The same kind of values as the real input (a memset's zeros could move less power).
+    for (long long off = 0; off < 2 * nc; off += n)
+        CHECK(cudaMemcpy(cdata + off, data, std::min(n, 2 * nc - off) * 8, cudaMemcpyDeviceToDevice));
     const va_array ca = va_vector(cdata, VA_COMPLEX128, nc);
     const va_array cr = va_scalar_view(out + 6, VA_COMPLEX128);
 
@@ -170,8 +198,8 @@ int main() {
     for (const Variant &v : vs) r_v.push_back(add_row(v.name + ", 1e8 float64"));
     const size_t r_ccub = add_row("CUB DeviceReduce::Sum of 2^27 doubles (the complex128 bytes)");
     const size_t r_clib = add_row("library va_reduce_axes sum, 2^26 complex128");
-    const size_t r_cv = add_row("U4 x 256, 1 wave, plain, pairs of 2^26 complex128");
-    const size_t r_cv2 = add_row("U8 x 256, 1 wave, no-allocate, pairs of 2^26 complex128");
+    std::vector<size_t> r_cv;
+    for (const Variant &v : vs) r_cv.push_back(add_row(v.name + ", pairs of 2^26 complex128"));
     const int k = 50;
     auto launch_variant = [&](const Variant &v, const double2 *p, long long g) {
         const long long step = (long long)v.threads * v.u;
@@ -190,8 +218,8 @@ int main() {
             rows[r_v[i]].us.push_back(event_us(s, k, [&](int) { launch_variant(vs[i], (const double2 *)data, groups); }));
         rows[r_ccub].us.push_back(event_us(s, k, [&](int) { cub::DeviceReduce::Sum(cub_tmp, cub_bytes, cdata, out, 2 * nc, s); }));
         rows[r_clib].us.push_back(event_us(s, k, [&](int) { va_reduce_axes(0, sum, &ca, 1, &axis0, &cr); }));
-        rows[r_cv].us.push_back(event_us(s, k, [&](int) { launch_variant(vs[0], (const double2 *)cdata, nc); }));
-        rows[r_cv2].us.push_back(event_us(s, k, [&](int) { launch_variant(vs[4], (const double2 *)cdata, nc); }));
+        for (size_t i = 0; i < vs.size(); ++i)
+            rows[r_cv[i]].us.push_back(event_us(s, k, [&](int) { launch_variant(vs[i], (const double2 *)cdata, nc); }));
     }
     CHECK(cudaStreamSynchronize(s));
     CHECK(cudaGetLastError());
