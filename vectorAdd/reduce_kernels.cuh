@@ -24,6 +24,7 @@ constexpr int kReduceThreads = 256;
 // the H200, 257.0 (CUB 261.6) on the H100; complex128 of 2^26 240.3 (241.7) and
 // 344.0 (349.4) (bench/NOTES.md, session 23).
 constexpr int kReducePacks = 8;
+constexpr int64_t kReduceTile = static_cast<int64_t>(kReduceThreads) * kReducePacks;
 constexpr int kReduceWaves = 2;
 
 // A load of input read once: marked evict-first (ld.global.cs), so the stream
@@ -141,17 +142,16 @@ reduce_kernel(const char *data, int64_t n, Layout layout, Acc *partials, unsigne
         // the combines of one tile don't wait on each other), then the last partial
         // tile in the block whose turn it is, then the elements after the last pack.
         constexpr int U = kReducePacks;
-        constexpr int64_t tile = static_cast<int64_t>(kReduceThreads) * U;
         const auto *packs = reinterpret_cast<const Pack<S, G> *>(data);
         const auto *elems = reinterpret_cast<const S *>(data);
         const int64_t groups = n / G;
-        const int64_t whole = groups / tile;
+        const int64_t whole = groups / kReduceTile;
         Acc lane_acc[U];
 #pragma unroll
         for (int k = 0; k < U; ++k) lane_acc[k] = Op::template neutral<Acc>();
         int64_t t = blockIdx.x;
         for (; t < whole; t += gridDim.x) {
-            const int64_t base = t * tile + threadIdx.x;
+            const int64_t base = t * kReduceTile + threadIdx.x;
             Pack<S, G> p[U];
 #pragma unroll
             for (int k = 0; k < U; ++k) p[k] = load_streamed(packs + base + k * kReduceThreads);
@@ -161,7 +161,7 @@ reduce_kernel(const char *data, int64_t n, Layout layout, Acc *partials, unsigne
                 for (int j = 0; j < G; ++j) lane_acc[k] = op(lane_acc[k], lift<Op, Acc, T>(p[k].v[j]));
         }
         if (t == whole)
-            for (int64_t i = whole * tile + threadIdx.x; i < groups; i += kReduceThreads) {
+            for (int64_t i = whole * kReduceTile + threadIdx.x; i < groups; i += kReduceThreads) {
                 const Pack<S, G> q = load_streamed(packs + i);
 #pragma unroll
                 for (int j = 0; j < G; ++j) lane_acc[0] = op(lane_acc[0], lift<Op, Acc, T>(q.v[j]));
@@ -209,11 +209,10 @@ reduce_kernel(const char *data, int64_t n, Layout layout, Acc *partials, unsigne
 template <typename Op, typename T, typename Acc, int G, typename Out>
 va_status launch_contiguous_reduce(const ReduceCall &c, int64_t groups, Out *result) {
     constexpr auto kernel = reduce_kernel<Op, T, Acc, G, Out, ContiguousLayout>;
-    const int64_t tile = static_cast<int64_t>(kReduceThreads) * kReducePacks;
     const int64_t waves = static_cast<int64_t>(multiprocessor_count(c.device)) *
                           resident_blocks<kernel>(kReduceThreads) * kReduceWaves;
     const int64_t grid = std::max<int64_t>(
-        1, std::min<int64_t>({(groups + tile - 1) / tile, waves, static_cast<int64_t>(kMaxBlocks)}));
+        1, std::min<int64_t>({(groups + kReduceTile - 1) / kReduceTile, waves, static_cast<int64_t>(kMaxBlocks)}));
     VA_CUDA_CHECK(launch_kernel(c.device, kernel, static_cast<unsigned>(grid), kReduceThreads, c.stream,
                                 static_cast<const char *>(c.a->data), c.n, ContiguousLayout(),
                                 static_cast<Acc *>(c.scratch.partials), c.scratch.counter, result,
