@@ -1,8 +1,9 @@
 // floor_divide: numpy.floor_divide, NumPy's own arithmetic: integers round
-// toward minus infinity, x // 0 is 0 and MIN // -1 is MIN; floats as NumPy's
-// npy_divmod (Python's divmod), step for step, so the quotient's sign and edge
-// cases match; its fmod is va::exact_fmod (the same value without the long
-// division, held to NumPy bit for bit on the CPU and the GPU).
+// toward minus infinity, x // 0 is 0 and MIN // -1 is MIN; floats give NumPy's
+// npy_divmod (Python's divmod) bit for bit: from one division where the quotient
+// is short (below), else step for step, so the quotient's sign and edge cases
+// match; its fmod is va::exact_fmod (the same value without the long division).
+// Both held to NumPy on the CPU and the GPU (tests/test_divmod_host.py).
 #include "op_declare.cuh"
 
 struct FloorDivide {
