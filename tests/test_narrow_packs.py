@@ -36,9 +36,9 @@ def values(dtype, n, seed):
 def views(dtype, n, seed):
     """A host array of n elements and the same values as a device view `offset`
     elements into a buffer, for each offset."""
+    host = values(dtype, n, seed)
     out = []
     for offset in OFFSETS:
-        host = values(dtype, n, seed)
         buf = np.zeros(n + offset, dtype)
         buf[offset:] = host
         out.append((offset, host, mm.to_device(buf)[offset:]))

@@ -32,14 +32,9 @@ constexpr int kReduceWaves = 2;
 // with a 256-byte L2 prefetch that session 22 took was 7% slower on the H200.
 template <typename P>
 __device__ __forceinline__ P load_streamed(const P *p) {
-    if constexpr (sizeof(P) == 16 && alignof(P) == 16) {
-        const uint4 v = __ldcs(reinterpret_cast<const uint4 *>(p));
-        P r;
-        memcpy(&r, &v, sizeof(P));
-        return r;
-    }
-    else if constexpr (sizeof(P) == 8 && alignof(P) == 8) {
-        const uint2 v = __ldcs(reinterpret_cast<const uint2 *>(p));
+    if constexpr ((sizeof(P) == 16 || sizeof(P) == 8) && alignof(P) == sizeof(P)) {
+        using V = std::conditional_t<sizeof(P) == 16, uint4, uint2>;
+        const V v = __ldcs(reinterpret_cast<const V *>(p));
         P r;
         memcpy(&r, &v, sizeof(P));
         return r;
