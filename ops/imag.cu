@@ -4,6 +4,8 @@
 
 struct Imag {
     static constexpr int complex_ulp = 0;
+    template <typename T>
+    static constexpr bool zero_result = !va::is_complex_v<T>;
 
     template <typename T>
     __device__ va::RealT<T> operator()(T x) const {

@@ -3,6 +3,8 @@
 
 struct IsNan {
     static constexpr int complex_ulp = 0;
+    template <typename T>
+    static constexpr bool zero_result = std::is_integral<T>::value;  // bool and integers
 
     template <typename T>
     __device__ bool operator()(T x) const {

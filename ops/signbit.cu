@@ -3,6 +3,8 @@
 
 struct SignBit {
     template <typename T>
+    static constexpr bool zero_result = std::is_unsigned<T>::value;  // bool and unsigned integers
+    template <typename T>
     __device__ bool operator()(T x) const {
         if constexpr (std::is_floating_point<T>::value) return signbit(x);
         else if constexpr (std::is_same<T, bool>::value) return false;

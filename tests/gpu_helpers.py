@@ -98,10 +98,9 @@ def total_memory(device=0):
 
 # ---------------------------------------------------------------- views
 
-_TYPESTR = {
-    np.dtype(np.int32): "<i4", np.dtype(np.int64): "<i8",
-    np.dtype(np.float32): "<f4", np.dtype(np.float64): "<f8",
-}
+_TYPESTR = {np.dtype(t): np.dtype(t).newbyteorder("<").str
+            for t in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                      np.uint64, np.float32, np.float64, np.complex64, np.complex128)}
 
 
 class CAIView:

@@ -256,6 +256,15 @@ va_status launch_typed(const ElementwiseCall &c) {
     for (int k = 0; k < N; ++k) views[k + 1] = &c.in[k];
     Walk walk;
     make_walk(views, N + 1, &walk);
+    // A contiguous result that is zeros whatever the input: the copy engine's memset
+    // writes it at the write bound (imag of 2^26 float64 on the H200: 160 us as a
+    // kernel, CuPy's memset 120), and no input is read.
+    if constexpr (ZeroResult<Op, T>::value) {
+        if (walk.ndim == 0 || (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(StoredT<Out>)))) {
+            VA_CUDA_CHECK(cudaMemsetAsync(c.out->data, 0, static_cast<size_t>(c.n) * sizeof(StoredT<Out>), c.stream));
+            return VA_SUCCESS;
+        }
+    }
     InputPointers ptrs = {};
     InputDtypes dtypes = {};
     for (int k = 0; k < N; ++k) {

@@ -177,6 +177,16 @@ struct ComplexUlp<Op, std::void_t<decltype(Op::complex_ulp)>> {
 // as ulp_floor for the real loops, for a result NumPy itself computes no better.
 VA_OPTIONAL_MEMBER_(ComplexUlpFloor, complex_ulp_floor, double, 0.0)
 
+// Whether an operation's result for compute type T is zero bytes whatever the
+// input (numpy.imag of a real array, isnan of an integer): the functor's optional
+// `template <typename T> static constexpr bool zero_result`. Such a result is
+// written by the copy engine's memset and nothing is read (elementwise_kernels.cuh).
+template <typename Op, typename T, typename = void>
+struct ZeroResult : std::false_type {};
+template <typename Op, typename T>
+struct ZeroResult<Op, T, std::void_t<decltype(Op::template zero_result<T>)>>
+    : std::integral_constant<bool, Op::template zero_result<T>> {};
+
 // A list of input types.
 template <typename... A>
 struct Inputs {

@@ -24,6 +24,11 @@ struct alignas(sizeof(T) * G) Pack {
 struct Atan { __device__ double operator()(double x) const { return atan(x); } using Out = double; };
 struct Asin { __device__ double operator()(double x) const { return asin(x); } using Out = double; };
 struct Log1p { __device__ double operator()(double x) const { return log1p(x); } using Out = double; };
+struct Sinh { __device__ double operator()(double x) const { return sinh(x); } using Out = double; };
+struct Asinh { __device__ double operator()(double x) const { return asinh(x); } using Out = double; };
+struct Tanh { __device__ double operator()(double x) const { return tanh(x); } using Out = double; };
+struct Atanh { __device__ double operator()(double x) const { return atanh(0.25 * x); } using Out = double; };
+struct Acosh { __device__ double operator()(double x) const { return acosh(1.0 + fabs(x)); } using Out = double; };
 struct Copy { __device__ double operator()(double x) const { return x; } using Out = double; };
 struct IsFinite { __device__ bool operator()(double x) const { return isfinite(x); } using Out = bool; };
 struct Greater { __device__ bool operator()(double x) const { return x > -10.0; } using Out = bool; };
@@ -115,6 +120,11 @@ int main() {
     row<Atan>("arctan", in, out, n);
     row<Asin>("arcsin", in, out, n);
     row<Log1p>("log1p", in, out, n);
+    row<Sinh>("sinh", in, out, n);
+    row<Asinh>("arcsinh", in, out, n);
+    row<Tanh>("tanh", in, out, n);
+    row<Atanh>("atanh/4", in, out, n);
+    row<Acosh>("acosh1+|", in, out, n);
     row<IsFinite>("isfinite", in, out, n);
     row<Greater>("x>-10", in, out, n);
     cudaError_t e = cudaDeviceSynchronize();
