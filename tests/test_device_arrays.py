@@ -723,6 +723,7 @@ def test_non_unified_has_no_buffer():
 
 # ------------------------------------------------------------ past 2**31 elements
 
+@pytest.mark.gpu_memory_alone
 def test_float32_add_past_2_31_elements():
     n = 2**31 + 3
     need = 3 * 4 * n
@@ -771,6 +772,7 @@ def test_float32_add_past_2_31_elements():
 
 # ------------------------------------------------------------ the pool's accounting
 
+@pytest.mark.gpu_memory_alone
 def test_pool_accounting_returns_to_start():
     a = np.arange(4096, dtype=np.float64)
     d = mm.to_device(a)

@@ -175,6 +175,7 @@ def test_out_of_memory_from_a_torch_expand():
     _check_oom(lambda: mm.multiply(v, v), 8 * n)
 
 
+@pytest.mark.gpu_memory_alone
 def test_cached_pool_memory_is_given_back_before_out_of_memory():
     """60% of the free memory is freed into the pool's cache; a request for 70%
     then needs that cache back: the library releases it and retries, no error."""
