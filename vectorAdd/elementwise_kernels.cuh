@@ -256,11 +256,14 @@ va_status launch_typed(const ElementwiseCall &c) {
     for (int k = 0; k < N; ++k) views[k + 1] = &c.in[k];
     Walk walk;
     make_walk(views, N + 1, &walk);
+    // The output steps one element through the walk of all views.
+    const bool out_contiguous =
+        walk.ndim == 0 || (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(StoredT<Out>)));
     // A contiguous result that is zeros whatever the input: the copy engine's memset
     // writes it at the write bound (imag of 2^26 float64 on the H200: 160 us as a
     // kernel, CuPy's memset 120), and no input is read.
     if constexpr (ZeroResult<Op, T>::value) {
-        if (walk.ndim == 0 || (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(StoredT<Out>)))) {
+        if (out_contiguous) {
             VA_CUDA_CHECK(cudaMemsetAsync(c.out->data, 0, static_cast<size_t>(c.n) * sizeof(StoredT<Out>), c.stream));
             return VA_SUCCESS;
         }
@@ -281,8 +284,7 @@ va_status launch_typed(const ElementwiseCall &c) {
                                       DtypeOf<typename TypeAt<(N > 1 ? 1 : 0), L>::type>::value,
                                       DtypeOf<typename TypeAt<(N > 2 ? 2 : 0), L>::type>::value,
                                       DtypeOf<typename TypeAt<(N > 3 ? 3 : 0), L>::type>::value};
-    bool contiguous = walk.ndim == 0 ||
-                      (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(StoredT<Out>)));
+    bool contiguous = out_contiguous;
     unsigned scalars = 0;
     for (int k = 0; k < N && contiguous; ++k) {
         const int64_t step = walk.ndim == 0 ? 0 : walk.strides[k + 1][0];

@@ -10,21 +10,17 @@
 // value (long double), NumPy's own sinh within 0.86. CUDA's exp and expm1 are
 // documented to 1 ULP, so this probe measures both: time (CUDA events, median of 15
 // x 5 launches, one 16-byte pack a thread as the library's kernel) and the largest
-// ULP distance from glibc's sinh (NumPy's) and from long double sinhl.
+// ULP distance from glibc's sinh (NumPy's) and from long double sinhl. Timed by
+// probe_common.cuh's event_us (median of 7 repeats of 5 back-to-back launches).
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 sinh_formula.cu -o sinh_formula
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <vector>
+
+#include "probe_common.cuh"
 
 constexpr int kThreads = 256;
-
-struct alignas(16) Pack2 {
-    double v[2];
-};
 
 struct LibSinh {
     __device__ double operator()(double x) const { return sinh(x); }
@@ -49,37 +45,20 @@ struct ExpSinh {
 };
 
 template <typename Op>
-__global__ void __launch_bounds__(kThreads) unary(const Pack2 *in, Pack2 *out, int64_t packs) {
+__global__ void __launch_bounds__(kThreads) unary(const D2 *in, D2 *out, int64_t packs) {
     const int64_t g = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
     if (g >= packs) return;
-    Pack2 p = in[g], r;
-    r.v[0] = Op{}(p.v[0]);
-    r.v[1] = Op{}(p.v[1]);
-    out[g] = r;
+    const D2 p = in[g];
+    out[g] = D2{Op{}(p.x), Op{}(p.y)};
 }
 
 template <typename Op>
-float time_op(const double *in, double *out, int64_t n) {
+double time_op(const double *in, double *out, int64_t n) {
     const int64_t packs = n / 2;
     const unsigned blocks = static_cast<unsigned>((packs + kThreads - 1) / kThreads);
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> t;
-    for (int r = 0; r < 17; ++r) {
-        cudaEventRecord(a);
-        for (int k = 0; k < 5; ++k)
-            unary<Op><<<blocks, kThreads>>>(reinterpret_cast<const Pack2 *>(in), reinterpret_cast<Pack2 *>(out), packs);
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, a, b);
-        if (r >= 2) t.push_back(ms * 1000.0f / 5);
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return event_us(0, 5, [&](int) {
+        unary<Op><<<blocks, kThreads>>>(reinterpret_cast<const D2 *>(in), reinterpret_cast<D2 *>(out), packs);
+    });
 }
 
 // ULP distance of y from the reference r, counted at r's magnitude.
@@ -111,16 +90,14 @@ int main() {
         for (int64_t i = 0; i < per_edge; ++i)
             host[(e + 1) * per_edge * 4 + i] = (i & 1 ? -1 : 1) * (edges[e][0] + (edges[e][1] - edges[e][0]) * uniform());
     double *in = nullptr, *out = nullptr;
-    if (cudaMalloc(&in, n * sizeof(double)) != cudaSuccess || cudaMalloc(&out, n * sizeof(double)) != cudaSuccess) {
-        std::printf("cudaMalloc failed\n");
-        return 1;
-    }
-    cudaMemcpy(in, host.data(), n * sizeof(double), cudaMemcpyHostToDevice);
+    CHECK(cudaMalloc(&in, n * sizeof(double)));
+    CHECK(cudaMalloc(&out, n * sizeof(double)));
+    CHECK(cudaMemcpy(in, host.data(), n * sizeof(double), cudaMemcpyHostToDevice));
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     std::printf("%s, n = 2^26 float64, one 16-byte pack a thread\n", prop.name);
     std::vector<double> got(n);
-    auto report = [&](const char *name, float us) {
+    auto report = [&](const char *name, double us) {
         cudaMemcpy(got.data(), out, n * sizeof(double), cudaMemcpyDeviceToHost);
         double worst_glibc = 0, worst_true = 0, at_glibc = 0, at_true = 0;
         for (int64_t i = 0; i < n; ++i) {
@@ -133,7 +110,7 @@ int main() {
         std::printf("%-26s %7.1f us   max %.2f ULP from glibc sinh (at %.17g), %.2f from sinhl (at %.17g)\n",
                     name, us, worst_glibc, at_glibc, worst_true, at_true);
     };
-    float us = time_op<LibSinh>(in, out, n);
+    double us = time_op<LibSinh>(in, out, n);
     report("sinh (CUDA's, the library)", us);
     us = time_op<ExpSinh>(in, out, n);
     report("exp/expm1 formula", us);
