@@ -370,6 +370,9 @@ KNOBS = {
                                               "MYMODULE_STAGE_BLOCK_BYTES": str(256 << 10)},
     "3 workers bound to the GPU's CPUs": {"MYMODULE_HOST_WORKERS": "3", "MYMODULE_BIND_WORKERS": "1"},
     "odd sizes": {"MYMODULE_CHUNK_BYTES": str(300000), "MYMODULE_STAGE_BLOCK_BYTES": "4097"},
+    "one slot a worker": {"MYMODULE_STAGE_SLOTS": "1"},
+    "4 slots, 5 workers": {"MYMODULE_STAGE_SLOTS": "4", "MYMODULE_HOST_WORKERS": "5"},
+    "more slots than there are": {"MYMODULE_STAGE_SLOTS": "99"},
 }
 
 KNOB_SCRIPT = """
@@ -415,7 +418,7 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
         for stage in ("start", "memcpy", "slot wait", "enqueue", "drain", "wall"):
             assert stage in line, line
     if "MYMODULE_HOST_WORKERS" in knobs:
-        assert any("3 workers" in line for line in adds), where
+        assert any("%s workers" % knobs["MYMODULE_HOST_WORKERS"] in line for line in adds), where
     # A chunk fills at most one pipeline buffer (64 KiB and 4 KiB multiples).
     buffer = max(int(knobs.get("MYMODULE_CHUNK_BYTES", 4 << 20)), 64 << 10) // 4096 * 4096
     for line in adds + sums:
@@ -425,3 +428,25 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
         assert any("chunks of %d," % (buffer // 8) in line for line in adds), where
     if COUNT > 1:
         assert any(line.startswith("[myModule pipeline] split add") for line in lines), where
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_which_worker_takes_a_chunk_changes_no_bit():
+    """Workers claim chunks in turn as they come free, so which worker reduces which
+    chunk differs from run to run and setting to setting; the partials are combined in
+    chunk order, so the sum's bits may not."""
+    import json
+
+    from gpu_helpers import run_python
+    settings = ({}, {"MYMODULE_HOST_WORKERS": "1"}, {"MYMODULE_STAGE_SLOTS": "1"},
+                {"MYMODULE_HOST_WORKERS": "7", "MYMODULE_STAGE_SLOTS": "4"})
+    bits = set()
+    for knobs in settings:
+        proc, where = run_python(KNOB_SCRIPT, **knobs)
+        assert proc.returncode == 0, where
+        got = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert got["one"]["add_ok"] and got["all"]["add_ok"], where
+        bits.add(got["one"]["sum_b"])
+        bits.add(got["all"]["sum_b"])
+    assert len(bits) == 1, bits

@@ -147,14 +147,15 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
     char *out_data = static_cast<char *>(out->data);
     CallTrace trace(op_entry(op)->info.name, device, n, chunk, nchunks, workers);
+    ChunkCounter next(0);
     return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
         WorkerTrace *wt = trace.worker(w);
         int64_t t = wt != nullptr ? trace.began() : 0;
         trace_lap(wt != nullptr ? &wt->start : nullptr, t);
         int iteration = 0;
-        for (int64_t c = w; c < nchunks; c += workers, ++iteration) {
-            StageSlot &slot = worker.slots[iteration & 1];
+        for (int64_t c = next.take(); c < nchunks; c = next.take(), ++iteration) {
+            StageSlot &slot = worker.slots[iteration % worker.nslots];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
             trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
@@ -212,14 +213,15 @@ va_status reduce_chunks(int device, va_op op, const HostInput &in, int64_t n, in
     const int workers = static_cast<int>(std::min<int64_t>(p->workers, c1 - c0));
     CallTrace trace(op_entry(op)->info.name, device, std::min(n, c1 * chunk) - c0 * chunk, chunk, c1 - c0,
                     workers);
+    ChunkCounter next(c0);
     return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p->worker[w];
         WorkerTrace *wt = trace.worker(w);
         int64_t t = wt != nullptr ? trace.began() : 0;
         trace_lap(wt != nullptr ? &wt->start : nullptr, t);
         int iteration = 0;
-        for (int64_t c = c0 + w; c < c1; c += workers, ++iteration) {
-            StageSlot &slot = worker.slots[iteration & 1];
+        for (int64_t c = next.take(); c < c1; c = next.take(), ++iteration) {
+            StageSlot &slot = worker.slots[iteration % worker.nslots];
             VA_CUDA_CHECK(cudaEventSynchronize(slot.done));
             trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
             const int64_t begin = c * chunk, count = std::min(chunk, n - begin);

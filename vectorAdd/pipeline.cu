@@ -38,13 +38,27 @@ int worker_count() {
     return count;
 }
 
+}  // namespace
+
+int stage_slots() {
+    static const int slots = [] {
+        const long long asked = env_count("MYMODULE_STAGE_SLOTS");
+        return asked > 0 ? static_cast<int>(std::min<long long>(asked, kMaxStageSlots)) : 2;
+    }();
+    return slots;
+}
+
+namespace {
+
 va_status build_worker(StageWorker &w) {
     VA_CUDA_CHECK(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
-    for (StageSlot &s : w.slots) {
-        for (int k = 0; k < kPipelineInputs; ++k) {
-            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[k]), chunk_bytes(),
+    w.nslots = stage_slots();
+    for (int k = 0; k < w.nslots; ++k) {
+        StageSlot &s = w.slots[k];
+        for (int i = 0; i < kPipelineInputs; ++i) {
+            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[i]), chunk_bytes(),
                                         cudaHostAllocPortable));
-            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[k]), chunk_bytes()));
+            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[i]), chunk_bytes()));
         }
         VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), chunk_bytes()));
         VA_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));

@@ -1,9 +1,12 @@
 // Moving host data through the GPU: a zero-copy staging area for small calls,
 // and for large ones a pipeline of workers (CPU threads), each with its own
-// stream and two slots of pinned and device buffers, so that copying into
+// stream and its slots of pinned and device buffers (two unless
+// MYMODULE_STAGE_SLOTS asks otherwise), so that copying into
 // pinned memory, uploads, kernels and downloads of different chunks overlap.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 
@@ -15,6 +18,9 @@ constexpr int kMaxWorkers = 16;  // MYMODULE_HOST_WORKERS may ask for up to this
 constexpr size_t kSmallBytes = size_t(1) << 20;   // zero-copy staging per device
 // Inputs a slot stages: operations with more take the plain upload route.
 constexpr int kPipelineInputs = 2;
+// Chunks a worker may have between its staging copy and the GPU's last copy
+// back: stage_slots() of at most this many.
+constexpr int kMaxStageSlots = 4;
 
 struct StageSlot {
     char *pinned_in[kPipelineInputs] = {nullptr, nullptr};
@@ -25,7 +31,8 @@ struct StageSlot {
 
 struct StageWorker {
     cudaStream_t stream = nullptr;
-    StageSlot slots[2];
+    StageSlot slots[kMaxStageSlots];
+    int nslots = 0;  // built
     ReduceScratch scratch;
 };
 
@@ -53,6 +60,9 @@ size_t stage_block_bytes();
 // where set; MYMODULE_STAGE_COPY=memcpy forces it).
 void stage_copy(char *dst, const char *src, size_t bytes);
 
+// Slots a worker: 2, or MYMODULE_STAGE_SLOTS (1 to kMaxStageSlots), read once.
+int stage_slots();
+
 // The pipeline of `device` (current), built on first use.
 va_status pipeline_for(int device, Pipeline **pipeline);
 
@@ -63,6 +73,20 @@ struct SmallStaging {
     char *mapped = nullptr;  // the same memory as the device addresses it
 };
 va_status small_staging_for(int device, SmallStaging **staging);
+
+// The chunks of one pipelined call, handed to its workers one at a time as
+// each is ready for another, not dealt out in advance: a worker whose copies run
+// slower (another NUMA node, a busier core) takes fewer, and no worker waits at
+// the end for the slowest one's share. Which worker runs a chunk changes nothing
+// in the result (a reduction's partial c is stored at c).
+class ChunkCounter {
+public:
+    explicit ChunkCounter(int64_t first) : next_(first) {}
+    int64_t take() { return next_.fetch_add(1, std::memory_order_relaxed); }
+
+private:
+    std::atomic<int64_t> next_;
+};
 
 // Runs body(w) for w in [0, workers) on as many threads (the caller's is worker
 // 0), each with `device` current. Returns the first failure, its details made the

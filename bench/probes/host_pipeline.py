@@ -12,7 +12,8 @@ MYMODULE_STAGE_BLOCK_BYTES (the staging memcpy in pieces: 0 = one memcpy a chunk
 MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 12),
 MYMODULE_STAGE_COPY=stream or =memcpy (the staging copy with non-temporal stores, or a memcpy;
 the default is non-temporal from 12 workers a GPU up),
-MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU).
+MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU),
+MYMODULE_STAGE_SLOTS (chunks a worker keeps in flight: 2, at most 4).
 
 Run on the GPU machine:
     python3 bench/probes/host_pipeline.py --n 1e8 --trace
@@ -42,6 +43,10 @@ CONFIGS = {
     "stream+workers16": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_HOST_WORKERS": "16"},
     "workers16+chunk16m": {"MYMODULE_HOST_WORKERS": "16", "MYMODULE_CHUNK_BYTES": str(16 * MiB)},
     "bind": {"MYMODULE_BIND_WORKERS": "1"},
+    # Chunks a worker keeps in flight (session 25): its slots.
+    "slots3": {"MYMODULE_STAGE_SLOTS": "3"},
+    "slots4": {"MYMODULE_STAGE_SLOTS": "4"},
+    "slots3+chunk2m": {"MYMODULE_STAGE_SLOTS": "3", "MYMODULE_CHUNK_BYTES": str(2 * MiB)},
     # A staging ring small enough to stay in the CPU's last-level cache (session 21):
     # ordinary stores, so the DMA engine may read the staged lines from the cache.
     "memcpy+chunk1m": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB)},
