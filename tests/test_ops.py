@@ -340,6 +340,31 @@ def test_device_arrays_match_numpy(op, rng):
         assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
 
 
+# Element counts around the contiguous kernel's tiles: a block takes 256 packs (a
+# thread one; bench/probes/packs_per_thread.patch would give threads packs t and
+# t + 128). For 2-element packs: a last tile of 127, 128 and 129 packs, whole
+# tiles, an element after the last pack; and every count again from one element in,
+# where no pack is aligned (the one-element kernel).
+TILE_EDGE_ELEMENTS = [1, 2, 3, 254, 255, 256, 257, 258, 510, 511, 512, 513, 766, 767, 768, 769,
+                      770, 1024, 1025, 1278, 1280, 1282, 65537]
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_contiguous_tile_edges_match_numpy(op, rng):
+    longest = max(TILE_EDGE_ELEMENTS) + 1
+    for dtype in widest_dtypes(op):
+        params, arrays = arguments(op, dtype, (longest,), rng)
+        dev = [myModule.to_device(a) for a in arrays]
+        for n in TILE_EDGE_ELEMENTS:
+            for start in (0, 1):
+                expected = reference(op)(*params, *[a[start:start + n] for a in arrays])
+                got = fn(op)(*params, *[d[start:start + n] for d in dev])
+                assert got.shape == (n,), (op["name"], dtype, n, start)
+                assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
+
+
 @pytest.mark.gpu
 @requires_gpu
 @pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
