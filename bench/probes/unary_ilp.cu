@@ -88,18 +88,16 @@ __global__ void __launch_bounds__(B) unary_blocked(const double *in, typename Op
     }
 }
 
-template <typename Op, int G, int U, int B>
-float time_blocked(const double *in, void *out, int64_t n) {
-    using Out = typename Op::Out;
-    const int groups = static_cast<int>(n / G);
-    const unsigned blocks = static_cast<unsigned>((groups + B * U - 1) / (B * U));
+// Median us of 15 rounds (after 2 warm-up rounds) of 5 back-to-back launch() calls.
+template <typename Launch>
+float median_us(Launch launch) {
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     std::vector<float> t;
     for (int r = 0; r < 17; ++r) {
         cudaEventRecord(a);
-        for (int k = 0; k < 5; ++k) unary_blocked<Op, G, U, B><<<blocks, B>>>(in, static_cast<Out *>(out), groups);
+        for (int k = 0; k < 5; ++k) launch();
         cudaEventRecord(b);
         cudaEventSynchronize(b);
         float ms = 0;
@@ -110,6 +108,14 @@ float time_blocked(const double *in, void *out, int64_t n) {
     cudaEventDestroy(b);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+template <typename Op, int G, int U, int B>
+float time_blocked(const double *in, void *out, int64_t n) {
+    using Out = typename Op::Out;
+    const int groups = static_cast<int>(n / G);
+    const unsigned blocks = static_cast<unsigned>((groups + B * U - 1) / (B * U));
+    return median_us([&] { unary_blocked<Op, G, U, B><<<blocks, B>>>(in, static_cast<Out *>(out), groups); });
 }
 
 template <typename Op>
@@ -122,39 +128,17 @@ void blocked_row(const char *name, const double *in, void *out, int64_t n) {
 }
 
 template <typename Op, int G, int U>
-float time_variant(const double *in, void *out, int64_t n, float *best) {
+float time_variant(const double *in, void *out, int64_t n) {
     using Out = typename Op::Out;
     const int64_t groups = n / G;
     const unsigned blocks = static_cast<unsigned>((groups + kThreads * U - 1) / (kThreads * U));
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> t;
-    for (int r = 0; r < 17; ++r) {
-        cudaEventRecord(a);
-        for (int k = 0; k < 5; ++k) unary<Op, G, U><<<blocks, kThreads>>>(in, static_cast<Out *>(out), n);
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, a, b);
-        if (r >= 2) t.push_back(ms * 1000.0f / 5);
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(t.begin(), t.end());
-    *best = t.front();
-    return t[t.size() / 2];
+    return median_us([&] { unary<Op, G, U><<<blocks, kThreads>>>(in, static_cast<Out *>(out), n); });
 }
 
 template <typename Op>
 void row(const char *name, const double *in, void *out, int64_t n) {
-    float best;
     std::printf("%-9s", name);
-#define V(G, U)                                                        \
-    {                                                                  \
-        const float med = time_variant<Op, G, U>(in, out, n, &best);   \
-        std::printf("  G%dU%d %7.1f", G, U, med);                      \
-    }
+#define V(G, U) std::printf("  G%dU%d %7.1f", G, U, time_variant<Op, G, U>(in, out, n));
     V(2, 1) V(2, 2) V(2, 4) V(4, 1) V(4, 2) V(8, 1) V(16, 1)
 #undef V
     std::printf("   (us, median of 15 x 5 launches)\n");
