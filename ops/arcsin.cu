@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Arcsin {
+    template <typename T> static constexpr int packs_per_thread = va::kTwoPacksForFloat64<T>;
+
     static constexpr int complex_ulp = 8;
 
     template <typename T>

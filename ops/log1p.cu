@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Log1p {
+    template <typename T> static constexpr int packs_per_thread = va::kTwoPacksForFloat64<T>;
+
     static constexpr int complex_ulp = 4;
     // NumPy's complex log1p is log(hypot(1 + x, y)): near 0 it is off by an ULP of 1,
     // where this one (complex_math.cuh) is exact to a few ULP of the result.

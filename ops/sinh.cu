@@ -3,6 +3,8 @@
 #include "op_declare.cuh"
 
 struct Sinh {
+    template <typename T> static constexpr int packs_per_thread = va::kTwoPacksForFloat64<T>;
+
     // complex: past exp's overflow the product takes exp(x - 1024 ln 2) and the sine or
     // cosine apart (complex_math.cuh), and NumPy's (glibc) its own scaling: 5 ULP
     // apart near 1e308 on the H100 (session 19), 2 below.

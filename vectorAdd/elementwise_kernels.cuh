@@ -101,43 +101,57 @@ struct Contiguous<Op, T, NP, G, Inputs<A...>> {
     using Ap = Apply<Op, T, NP, Inputs<A...>>;
     using Out = typename Ap::Out;
 
-    template <size_t... I>
+    // Packs g0, g0 + kElementwiseThreads / U, ... of the block's tile: all loads
+    // issued before the math.
+    template <int U, size_t... I>
     __device__ static __forceinline__ void body(const InputPointers &in, unsigned scalars,
                                                 const ParamValues<T> &params, StoredT<Out> *out,
                                                 int64_t n, std::index_sequence<I...>) {
+        constexpr int kStride = kElementwiseThreads / U;
         const Op op{};
         const int64_t groups = n / G;
         Slots<A...> first;
         ((slot<I>(first) = from_stored<A>(*reinterpret_cast<const StoredT<A> *>(in.p[I]))), ...);
-        const int64_t g = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads + threadIdx.x;
-        if (g >= groups) return;
-        Slots<Pack<StoredT<A>, G>...> packs;
-        ((((scalars >> I) & 1u) == 0
-              ? (void)(slot<I>(packs) = reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I])[g])
-              : (void)0),
-         ...);
-        Pack<StoredT<Out>, G> r;
+        const int64_t g0 = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads + threadIdx.x;
+        if (g0 >= groups) return;
+        Slots<Pack<StoredT<A>, G>...> packs[U];
 #pragma unroll
-        for (int j = 0; j < G; ++j) {
-            Slots<A...> x;
-            ((slot<I>(x) = ((scalars >> I) & 1u) ? slot<I>(first)
-                                                 : from_stored<A>(slot<I>(packs).v[j])),
+        for (int u = 0; u < U; ++u) {
+            const int64_t g = g0 + u * kStride;
+            if (u > 0 && g >= groups) break;
+            ((((scalars >> I) & 1u) == 0
+                  ? (void)(slot<I>(packs[u]) = reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I])[g])
+                  : (void)0),
              ...);
-            r.v[j] = to_stored<Out>(Ap::run(op, params, x));
         }
-        reinterpret_cast<Pack<StoredT<Out>, G> *>(out)[g] = r;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int64_t g = g0 + u * kStride;
+            if (u > 0 && g >= groups) break;
+            Pack<StoredT<Out>, G> r;
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+                Slots<A...> x;
+                ((slot<I>(x) = ((scalars >> I) & 1u) ? slot<I>(first)
+                                                     : from_stored<A>(slot<I>(packs[u]).v[j])),
+                 ...);
+                r.v[j] = to_stored<Out>(Ap::run(op, params, x));
+            }
+            reinterpret_cast<Pack<StoredT<Out>, G> *>(out)[g] = r;
+        }
     }
 };
 
-// One pack a thread, every block a tile: the hardware schedules the waves
+// Every block a tile of kElementwiseThreads packs, taken by kElementwiseThreads / U
+// threads (U packs each, PacksPerThread): the hardware schedules the waves
 // (bench/NOTES.md, changes 2 and 9).
-template <typename Op, typename T, int NP, int G, typename L>
+template <typename Op, typename T, int NP, int G, int U, typename L>
 __global__ void __launch_bounds__(kElementwiseThreads)
 elementwise_contiguous(InputPointers in, unsigned scalars, ParamValues<T> params,
                        StoredT<typename Contiguous<Op, T, NP, G, L>::Out> *out, int64_t n) {
     follow_previous_grid();
-    Contiguous<Op, T, NP, G, L>::body(in, scalars, params, out, n,
-                                      std::make_index_sequence<L::size>());
+    Contiguous<Op, T, NP, G, L>::template body<U>(in, scalars, params, out, n,
+                                                  std::make_index_sequence<L::size>());
 }
 
 template <typename Op, typename T, int NP, typename L> struct General;
@@ -309,8 +323,9 @@ va_status launch_typed(const ElementwiseCall &c) {
         auto *out = static_cast<StoredT<Out> *>(c.out->data);
         int64_t done = 0;
         if (packed && c.n >= G) {
-            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, G, L>,
-                                        tile_grid(c.n / G), kElementwiseThreads, c.stream, ptrs,
+            constexpr int U = PacksPerThread<Op, T>::value;
+            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, G, U, L>,
+                                        tile_grid(c.n / G), kElementwiseThreads / U, c.stream, ptrs,
                                         scalars, params, out, c.n));
             done = c.n / G * G;
         }
@@ -322,7 +337,7 @@ va_status launch_typed(const ElementwiseCall &c) {
             InputPointers rest = ptrs;
             for (int k = 0; k < N; ++k)
                 if (!((scalars >> k) & 1u)) rest.p[k] += done * static_cast<int64_t>(va_dtype_size(kInDtypes[k]));
-            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, 1, L>,
+            VA_CUDA_CHECK(launch_kernel(c.device, elementwise_contiguous<Op, T, NP, 1, 1, L>,
                                         tile_grid(c.n - done), kElementwiseThreads, c.stream, rest,
                                         scalars, params, out + done, c.n - done));
         }
