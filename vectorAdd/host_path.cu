@@ -129,6 +129,40 @@ HostInput host_input(const va_array *a) {
                      all_broadcast(a)};
 }
 
+// Chunks [c0, c1) (`elements` elements in all, for the trace) on the pipeline's
+// workers, each worker taking the next chunk from a counter as soon as one of its
+// slots is free: `queue(worker, slot, c, trace, t)` stages chunk c in the slot and
+// queues its work on the worker's stream; the slot is reused once that work is
+// done. Returns when every worker's stream is drained. The caller holds p.busy.
+template <typename Queue>
+va_status for_each_chunk(int device, Pipeline &p, va_op op, int64_t elements, int64_t chunk, int64_t c0,
+                         int64_t c1, Queue queue) {
+    const int workers = static_cast<int>(std::min<int64_t>(p.workers, c1 - c0));
+    CallTrace trace(op_entry(op)->info.name, device, elements, chunk, c1 - c0, workers);
+    ChunkCounter next(c0);
+    return run_workers(device, workers, [&](int w) -> va_status {
+        StageWorker &worker = p.worker[w];
+        WorkerTrace *wt = trace.worker(w);
+        int64_t t = wt != nullptr ? trace.began() : 0;
+        trace_lap(wt != nullptr ? &wt->start : nullptr, t);
+        int iteration = 0;
+        for (int64_t c = next.take(); c < c1; c = next.take(), ++iteration) {
+            StageSlot &slot = worker.slots[iteration % worker.nslots];
+            VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
+            trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
+            VA_CHECK(queue(worker, slot, c, wt, t));
+            VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
+            if (wt != nullptr) {
+                trace_lap(&wt->enqueue, t);
+                ++wt->chunks;
+            }
+        }
+        VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
+        trace_lap(wt != nullptr ? &wt->drain : nullptr, t);
+        return VA_SUCCESS;
+    });
+}
+
 va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_array *in,
                                 const double *params, const va_array *out, int64_t n,
                                 va_dtype compute) {
@@ -144,43 +178,23 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
     }
     const int64_t chunk = chunk_elements(n, widest, p->workers);
     const int64_t nchunks = (n + chunk - 1) / chunk;
-    const int workers = static_cast<int>(std::min<int64_t>(p->workers, nchunks));
     char *out_data = static_cast<char *>(out->data);
-    CallTrace trace(op_entry(op)->info.name, device, n, chunk, nchunks, workers);
-    ChunkCounter next(0);
-    return run_workers(device, workers, [&](int w) -> va_status {
-        StageWorker &worker = p->worker[w];
-        WorkerTrace *wt = trace.worker(w);
-        int64_t t = wt != nullptr ? trace.began() : 0;
-        trace_lap(wt != nullptr ? &wt->start : nullptr, t);
-        int iteration = 0;
-        for (int64_t c = next.take(); c < nchunks; c = next.take(), ++iteration) {
-            StageSlot &slot = worker.slots[iteration % worker.nslots];
-            VA_CUDA_CHECK(cudaEventSynchronize(slot.done));  // the slot's last chunk is out
-            trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
-            const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
-            va_array views[kPipelineInputs], vo;
-            for (int k = 0; k < nin; ++k)
-                VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k], wt, t));
-            std::memset(&vo, 0, sizeof(vo));
-            vo.data = slot.dev_out;
-            vo.dtype = out->dtype;
-            vo.ndim = 1;
-            vo.shape[0] = count;
-            vo.strides[0] = static_cast<int64_t>(osize);
-            VA_CHECK(elementwise_on_stream(device, worker.stream, op, nin, views, params, &vo, count,
-                                           compute));
-            VA_CUDA_CHECK(cudaMemcpyAsync(out_data + static_cast<size_t>(begin) * osize, slot.dev_out,
-                                          static_cast<size_t>(count) * osize, cudaMemcpyDeviceToHost,
-                                          worker.stream));
-            VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
-            if (wt != nullptr) {
-                trace_lap(&wt->enqueue, t);
-                ++wt->chunks;
-            }
-        }
-        VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
-        trace_lap(wt != nullptr ? &wt->drain : nullptr, t);
+    return for_each_chunk(device, *p, op, n, chunk, 0, nchunks,
+                          [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
+        const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
+        va_array views[kPipelineInputs], vo;
+        for (int k = 0; k < nin; ++k)
+            VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k], wt, t));
+        std::memset(&vo, 0, sizeof(vo));
+        vo.data = slot.dev_out;
+        vo.dtype = out->dtype;
+        vo.ndim = 1;
+        vo.shape[0] = count;
+        vo.strides[0] = static_cast<int64_t>(osize);
+        VA_CHECK(elementwise_on_stream(device, worker.stream, op, nin, views, params, &vo, count, compute));
+        VA_CUDA_CHECK(cudaMemcpyAsync(out_data + static_cast<size_t>(begin) * osize, slot.dev_out,
+                                      static_cast<size_t>(count) * osize, cudaMemcpyDeviceToHost,
+                                      worker.stream));
         return VA_SUCCESS;
     });
 }
@@ -210,34 +224,13 @@ va_status reduce_chunks(int device, va_op op, const HostInput &in, int64_t n, in
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
-    const int workers = static_cast<int>(std::min<int64_t>(p->workers, c1 - c0));
-    CallTrace trace(op_entry(op)->info.name, device, std::min(n, c1 * chunk) - c0 * chunk, chunk, c1 - c0,
-                    workers);
-    ChunkCounter next(c0);
-    return run_workers(device, workers, [&](int w) -> va_status {
-        StageWorker &worker = p->worker[w];
-        WorkerTrace *wt = trace.worker(w);
-        int64_t t = wt != nullptr ? trace.began() : 0;
-        trace_lap(wt != nullptr ? &wt->start : nullptr, t);
-        int iteration = 0;
-        for (int64_t c = next.take(); c < c1; c = next.take(), ++iteration) {
-            StageSlot &slot = worker.slots[iteration % worker.nslots];
-            VA_CUDA_CHECK(cudaEventSynchronize(slot.done));
-            trace_lap(wt != nullptr ? &wt->wait : nullptr, t);
-            const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
-            va_array view;
-            VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view, wt, t));
-            VA_CHECK(reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
-                                      partials + (c - c0) * acc_size, true));
-            VA_CUDA_CHECK(cudaEventRecord(slot.done, worker.stream));
-            if (wt != nullptr) {
-                trace_lap(&wt->enqueue, t);
-                ++wt->chunks;
-            }
-        }
-        VA_CUDA_CHECK(cudaStreamSynchronize(worker.stream));
-        trace_lap(wt != nullptr ? &wt->drain : nullptr, t);
-        return VA_SUCCESS;
+    return for_each_chunk(device, *p, op, std::min(n, c1 * chunk) - c0 * chunk, chunk, c0, c1,
+                          [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
+        const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
+        va_array view;
+        VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view, wt, t));
+        return reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
+                                partials + (c - c0) * acc_size, true);
     });
 }
 
