@@ -32,6 +32,11 @@ CONFIGS = {
     "default": {},
     "chunk1m": {"MYMODULE_CHUNK_BYTES": str(MiB)},
     "chunk16m": {"MYMODULE_CHUNK_BYTES": str(16 * MiB)},
+    # Session 26, an H200 host (16 CPUs, L3 300 MiB): chunk sizes between.
+    "chunk2m": {"MYMODULE_CHUNK_BYTES": str(2 * MiB)},
+    "chunk3m": {"MYMODULE_CHUNK_BYTES": str(3 * MiB)},
+    "chunk6m": {"MYMODULE_CHUNK_BYTES": str(6 * MiB)},
+    "chunk8m": {"MYMODULE_CHUNK_BYTES": str(8 * MiB)},
     "block256k": {"MYMODULE_STAGE_BLOCK_BYTES": str(256 << 10)},
     "chunk1m+block256k": {"MYMODULE_CHUNK_BYTES": str(MiB),
                           "MYMODULE_STAGE_BLOCK_BYTES": str(256 << 10)},
