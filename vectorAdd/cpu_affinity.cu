@@ -67,7 +67,51 @@ void read_local_cpus(int device, LocalCpus *local) {
     local->usable = CPU_COUNT(&local->set) > 0;
 }
 
+// "32768K", "300M" or "1G" as bytes; 0 on anything else.
+size_t parse_cache_size(const char *text) {
+    char *end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (end == text) return 0;
+    switch (std::toupper(static_cast<unsigned char>(*end))) {
+        case 'K': return static_cast<size_t>(value) << 10;
+        case 'M': return static_cast<size_t>(value) << 20;
+        case 'G': return static_cast<size_t>(value) << 30;
+        case '\n':
+        case '\0': return static_cast<size_t>(value);
+    }
+    return 0;
+}
+
+size_t read_last_level_cache() {
+    size_t bytes = 0;
+    int best_level = 0;
+    for (int index = 0; index < 8; ++index) {
+        char path[96], text[32];
+        std::snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
+        FILE *f = std::fopen(path, "r");
+        if (f == nullptr) break;
+        const bool read = std::fgets(text, sizeof(text), f) != nullptr;
+        std::fclose(f);
+        const int level = read ? std::atoi(text) : 0;
+        if (level <= best_level) continue;
+        std::snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        f = std::fopen(path, "r");
+        if (f == nullptr) continue;
+        if (std::fgets(text, sizeof(text), f) != nullptr) {
+            best_level = level;
+            bytes = parse_cache_size(text);
+        }
+        std::fclose(f);
+    }
+    return bytes;
+}
+
 }  // namespace
+
+size_t last_level_cache_bytes() {
+    static const size_t bytes = read_last_level_cache();
+    return bytes;
+}
 
 bool bind_workers() {
     static const bool on = env_flag("MYMODULE_BIND_WORKERS");

@@ -225,14 +225,24 @@ size_t chunk_bytes() {
 }
 
 size_t elementwise_chunk_bytes() {
-    // On a 16-CPU H100 host (8 workers), add of two 1e9 float64 arrays into a
-    // pinned out= took 383-400 ms in 1 MiB chunks against 524-547 ms in 4 MiB
-    // ones, the settings interleaved in one run; 2 MiB 430-437, 512 KiB 522, 256
-    // KiB 729 (session 21, bench/NOTES.md). Reductions keep 4 MiB: their bits
-    // depend on the chunking, and sum lost in 1 MiB chunks (190-214 ms against
-    // 172-213).
-    const size_t asked = asked_chunk_bytes();
-    return asked != 0 ? asked : size_t(1) << 20;
+    // The staging ring (workers x slots x inputs buffers) within a quarter of the
+    // CPU's last-level cache, between 1 and 4 MiB a buffer: the staged lines may
+    // then still be in the cache when the GPU's DMA reads them. On an H200 host
+    // (16 CPUs, 8 workers, L3 300 MiB) add of two 1e9 float64 arrays into a
+    // pinned out= took 326-329 ms in 2 MiB chunks (a 64 MiB ring), 357-366 in 1
+    // MiB, 319-354 in 3, 445-519 in 6 and 8 (session 26); on a 16-CPU H100 host,
+    // 383-400 ms in 1 MiB against 430-437 in 2 and 524-547 in 4 (session 21;
+    // bench/NOTES.md). Reductions keep 4 MiB: their bits depend on the chunking,
+    // and sum lost in smaller chunks on both hosts.
+    static const size_t bytes = [] {
+        const size_t asked = asked_chunk_bytes();
+        if (asked != 0) return asked;
+        const size_t buffers = static_cast<size_t>(worker_count()) * static_cast<size_t>(stage_slots()) *
+                               static_cast<size_t>(kPipelineInputs);
+        const size_t mib = last_level_cache_bytes() / 4 / buffers >> 20;
+        return std::min<size_t>(std::max<size_t>(mib, 1), 4) << 20;
+    }();
+    return bytes;
 }
 
 size_t stage_block_bytes() {

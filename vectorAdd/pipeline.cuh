@@ -46,8 +46,9 @@ struct Pipeline {
 // 64 MiB, read once: the chunking of host reductions, and so their bits,
 // depends on it).
 size_t chunk_bytes();
-// The most bytes of the widest element an elementwise chunk takes: 1 MiB (of
-// the 4 MiB buffers), or MYMODULE_CHUNK_BYTES.
+// The most bytes of the widest element an elementwise chunk takes: the staging
+// ring within a quarter of the CPU's last-level cache, 1 to 4 MiB (of the 4 MiB
+// buffers), or MYMODULE_CHUNK_BYTES.
 size_t elementwise_chunk_bytes();
 // The staging memcpy of a chunk goes in pieces of this many bytes (0: in one):
 // MYMODULE_STAGE_BLOCK_BYTES. Small pieces keep glibc from non-temporal stores,
