@@ -430,6 +430,58 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
         assert any(line.startswith("[myModule pipeline] split add") for line in lines), where
 
 
+def last_level_cache_bytes():
+    """CPU 0's cache of the highest level, as /sys says (what lscpu shows); 0 if unknown."""
+    best_level, size = 0, 0
+    for index in range(8):
+        base = "/sys/devices/system/cpu/cpu0/cache/index%d/" % index
+        try:
+            with open(base + "level") as f:
+                level = int(f.read())
+            with open(base + "size") as f:
+                text = f.read().strip()
+        except (OSError, ValueError):
+            break
+        if level > best_level:
+            unit = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:].upper(), 1)
+            best_level, size = level, int(text.rstrip("KMGkmg")) * unit
+    return size
+
+
+def test_last_level_cache_reads_as_lscpu_shows_it():
+    """The oracle of the chunk rule below reads a plausible size where /sys has one."""
+    size = last_level_cache_bytes()
+    if not os.path.exists("/sys/devices/system/cpu/cpu0/cache/index0/level"):
+        assert size == 0
+    else:
+        assert size >= 1 << 16
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_elementwise_chunks_keep_the_staging_ring_in_a_quarter_of_the_cache():
+    """An elementwise call on host data stages in chunks as large as keep every
+    worker's two slots of two pinned buffers within a quarter of the CPU's
+    last-level cache, 1 to 4 MiB (docs/SPEC.md): the chunk its trace reports."""
+    from gpu_helpers import run_python
+    script = """
+    import numpy as np
+    import myModule as mm
+    n = 1 << 25   # enough elements that every worker gets chunks of the largest size
+    a = np.ones(n)
+    mm.set_devices([0])
+    print(bool((mm.add(a, a, device="cuda") == 2.0).all()))
+    """
+    proc, where = run_python(script, MYMODULE_PIPELINE_TRACE="1", MYMODULE_CHUNK_BYTES="",
+                             MYMODULE_STAGE_SLOTS="")
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("True"), where
+    line = next(line for line in proc.stderr.splitlines() if "] GPU 0 add n=" in line)
+    found = re.search(r"chunks of (\d+), (\d+) workers", line)
+    chunk, workers = int(found.group(1)), int(found.group(2))
+    mib = last_level_cache_bytes() // 4 // (workers * 2 * 2) >> 20
+    assert chunk * 8 == min(max(mib, 1), 4) << 20, (line, last_level_cache_bytes())
+
+
 @pytest.mark.gpu
 @requires_gpu
 def test_which_worker_takes_a_chunk_changes_no_bit():
