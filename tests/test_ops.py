@@ -341,10 +341,10 @@ def test_device_arrays_match_numpy(op, rng):
 
 
 # Element counts around the contiguous kernel's tiles: a block takes 256 packs (a
-# thread one; bench/probes/packs_per_thread.patch would give threads packs t and
-# t + 128). For 2-element packs: a last tile of 127, 128 and 129 packs, whole
-# tiles, an element after the last pack; and every count again from one element in,
-# where no pack is aligned (the one-element kernel).
+# thread one, or packs t and t + 128 where the functor declares packs_per_thread = 2).
+# For 2-element packs: a last tile of 127, 128 and 129 packs, whole tiles, an
+# element after the last pack; and every count again from one element in, where no
+# pack is aligned (the one-element kernel).
 TILE_EDGE_ELEMENTS = [1, 2, 3, 254, 255, 256, 257, 258, 510, 511, 512, 513, 766, 767, 768, 769,
                       770, 1024, 1025, 1278, 1280, 1282, 65537]
 
