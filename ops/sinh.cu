@@ -3,7 +3,7 @@
 #include "op_declare.cuh"
 
 struct Sinh {
-    template <typename T> static constexpr int packs_per_thread = va::kTwoPacksForFloat64<T>;
+    template <typename T> static constexpr int packs_per_thread = va::kFourPacksForFloat64<T>;
 
     // complex: past exp's overflow the product takes exp(x - 1024 ln 2) and the sine or
     // cosine apart (complex_math.cuh), and NumPy's (glibc) its own scaling: 5 ULP

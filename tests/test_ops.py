@@ -341,7 +341,8 @@ def test_device_arrays_match_numpy(op, rng):
 
 
 # Element counts around the contiguous kernel's tiles: a block takes 256 packs (a
-# thread one, or packs t and t + 128 where the functor declares packs_per_thread = 2).
+# thread one, or packs t, t + 256 / U, ... where the functor declares
+# packs_per_thread = U, 2 or 4).
 # For 2-element packs: a last tile of 127, 128 and 129 packs, whole tiles, an
 # element after the last pack; and every count again from one element in, where no
 # pack is aligned (the one-element kernel).
@@ -363,6 +364,26 @@ def test_contiguous_tile_edges_match_numpy(op, rng):
                 got = fn(op)(*params, *[d[start:start + n] for d in dev])
                 assert got.shape == (n,), (op["name"], dtype, n, start)
                 assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTWISE, ids=ids(ELEMENTWISE))
+def test_broadcast_element_at_tile_edges_matches_numpy(op, rng):
+    # The contiguous kernel's other body: an input that is one element broadcast
+    # (the kernel's scalar mask), first input alone and then every input, into an
+    # out= of counts around the tiles.
+    counts = [255, 256, 513, 766, 1278, 1282, 65537]
+    for dtype in widest_dtypes(op):
+        params, arrays = arguments(op, dtype, (max(counts),), rng)
+        for n in counts:
+            for broadcast in sorted({1, op["nin"]}):
+                host = [a[:1] if k < broadcast else a[:n] for k, a in enumerate(arrays)]
+                expected = np.asarray(reference(op)(*params, *[np.broadcast_to(h, (n,)) for h in host]))
+                out = myModule.empty(n, dtype=expected.dtype)
+                got = fn(op)(*params, *[myModule.to_device(h) for h in host], out=out)
+                assert got is out
+                assert_matches(op, out.get(), expected, np.dtype(dtype).kind == "c")
 
 
 @pytest.mark.gpu

@@ -101,44 +101,71 @@ struct Contiguous<Op, T, NP, G, Inputs<A...>> {
     using Ap = Apply<Op, T, NP, Inputs<A...>>;
     using Out = typename Ap::Out;
 
-    // Packs g0, g0 + kElementwiseThreads / U, ... of the block's tile: all loads
-    // issued before the math.
-    template <int U, size_t... I>
-    __device__ static __forceinline__ void body(const InputPointers &in, unsigned scalars,
+    // Packs t, t + kElementwiseThreads / U, ... of the block's tile: all loads
+    // issued before the math. Positions inside the tile are 32-bit, the tile's
+    // start is the one 64-bit offset. A pack past the end (the last tile's) is
+    // read as zeros and not stored, so the math has no test around it.
+    // kScalars false: no input is a broadcast element (the mask is 0), and no
+    // instruction tests it.
+    template <int U, bool kScalars, size_t... I>
+    __device__ static __forceinline__ void tile(const InputPointers &in, unsigned scalars,
                                                 const ParamValues<T> &params, StoredT<Out> *out,
                                                 int64_t n, std::index_sequence<I...>) {
         constexpr int kStride = kElementwiseThreads / U;
+        const unsigned mask = kScalars ? scalars : 0u;
         const Op op{};
-        const int64_t groups = n / G;
-        Slots<A...> first;
-        ((slot<I>(first) = from_stored<A>(*reinterpret_cast<const StoredT<A> *>(in.p[I]))), ...);
-        const int64_t g0 = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads + threadIdx.x;
-        if (g0 >= groups) return;
+        const int64_t groups = static_cast<int64_t>(static_cast<uint64_t>(n) / G);  // n >= 0
+        const int64_t start = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads;
+        // The grid has no block past the last pack, so the tile holds 1 to kElementwiseThreads.
+        const int64_t left = groups - start;
+        const int packs_here = left < kElementwiseThreads ? static_cast<int>(left) : kElementwiseThreads;
+        const int t = static_cast<int>(threadIdx.x);
+        if (t >= packs_here) return;
+        bool live[U];
         Slots<Pack<StoredT<A>, G>...> packs[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            const int64_t g = g0 + u * kStride;
-            if (u > 0 && g >= groups) break;
-            ((((scalars >> I) & 1u) == 0
-                  ? (void)(slot<I>(packs[u]) = reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I])[g])
+            live[u] = u == 0 || t + u * kStride < packs_here;
+            ((((mask >> I) & 1u) == 0
+                  ? (void)(slot<I>(packs[u]) =
+                               live[u] ? (reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I]) + start)[t + u * kStride]
+                                       : Pack<StoredT<A>, G>{})
                   : (void)0),
              ...);
         }
+        Slots<A...> first{};
+        ((((mask >> I) & 1u) != 0
+              ? (void)(slot<I>(first) = from_stored<A>(*reinterpret_cast<const StoredT<A> *>(in.p[I])))
+              : (void)0),
+         ...);
+        auto *tile_out = reinterpret_cast<Pack<StoredT<Out>, G> *>(out) + start;
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            const int64_t g = g0 + u * kStride;
-            if (u > 0 && g >= groups) break;
             Pack<StoredT<Out>, G> r;
 #pragma unroll
             for (int j = 0; j < G; ++j) {
                 Slots<A...> x;
-                ((slot<I>(x) = ((scalars >> I) & 1u) ? slot<I>(first)
-                                                     : from_stored<A>(slot<I>(packs[u]).v[j])),
+                ((slot<I>(x) = ((mask >> I) & 1u) ? slot<I>(first)
+                                                  : from_stored<A>(slot<I>(packs[u]).v[j])),
                  ...);
                 r.v[j] = to_stored<Out>(Ap::run(op, params, x));
             }
-            reinterpret_cast<Pack<StoredT<Out>, G> *>(out)[g] = r;
+            if (live[u]) tile_out[t + u * kStride] = r;
         }
+    }
+
+    // Functors of several packs a thread (the costly float64 math) take a tile
+    // with no scalar tests when the mask is 0: those tests were ~10 instructions
+    // an element of float64 sinh more than PyTorch's kernel for the same math
+    // (bench/NOTES.md, session 27). The others keep one body, their code size.
+    template <int U, size_t... I>
+    __device__ static __forceinline__ void body(const InputPointers &in, unsigned scalars,
+                                                const ParamValues<T> &params, StoredT<Out> *out,
+                                                int64_t n, std::index_sequence<I...> seq) {
+        if constexpr (U > 1) {
+            if (scalars == 0) return tile<U, false>(in, scalars, params, out, n, seq);
+        }
+        tile<U, true>(in, scalars, params, out, n, seq);
     }
 };
 

@@ -189,17 +189,18 @@ struct ZeroResult<Op, T, std::void_t<decltype(Op::template zero_result<T>)>>
 
 // How many 16-byte packs a thread of the contiguous kernel takes for compute type
 // T: the functor's optional `template <typename T> static constexpr int
-// packs_per_thread` (1 or 2), else 1. Two suit functions whose math outweighs
+// packs_per_thread` (1, 2 or 4), else 1. More suit functions whose math outweighs
 // their bytes (float64 sinh, arccos, arctan): the per-thread work (position,
-// bounds, the grid-dependency wait) is paid once for twice the elements, as
-// PyTorch's kernels pay it once for eight (bench/NOTES.md, session 25).
+// bounds, the grid-dependency wait) is paid once for more elements, as PyTorch's
+// kernels pay it once for eight (bench/NOTES.md, sessions 25 and 27).
 template <typename Op, typename T, typename = void>
 struct PacksPerThread : std::integral_constant<int, 1> {};
 template <typename Op, typename T>
 struct PacksPerThread<Op, T, std::void_t<decltype(Op::template packs_per_thread<T>)>>
     : std::integral_constant<int, Op::template packs_per_thread<T>> {
-    static_assert(Op::template packs_per_thread<T> == 1 || Op::template packs_per_thread<T> == 2,
-                  "packs_per_thread is 1 or 2");
+    static_assert(Op::template packs_per_thread<T> == 1 || Op::template packs_per_thread<T> == 2 ||
+                      Op::template packs_per_thread<T> == 4,
+                  "packs_per_thread is 1, 2 or 4");
 };
 
 // The packs_per_thread of functors whose float64 math outweighs their bytes (the
@@ -207,6 +208,10 @@ struct PacksPerThread<Op, T, std::void_t<decltype(Op::template packs_per_thread<
 // 275 -> 256, arcsinh 535 -> 475 for 2^26 on an H200); other types keep one pack.
 template <typename T>
 inline constexpr int kTwoPacksForFloat64 = std::is_same_v<T, double> ? 2 : 1;
+// Four for float64 sinh, whose per-thread work was still ~10 instructions an element
+// above PyTorch's with two (ncu, bench/NOTES.md, session 27).
+template <typename T>
+inline constexpr int kFourPacksForFloat64 = std::is_same_v<T, double> ? 4 : 1;
 
 // A list of input types.
 template <typename... A>
