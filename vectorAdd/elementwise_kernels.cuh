@@ -101,10 +101,10 @@ struct Contiguous<Op, T, NP, G, Inputs<A...>> {
     using Ap = Apply<Op, T, NP, Inputs<A...>>;
     using Out = typename Ap::Out;
 
-    // Packs t, t + kElementwiseThreads / U, ... of the block's tile: all loads
-    // issued before the math. Positions inside the tile are 32-bit, the tile's
-    // start is the one 64-bit offset. A pack past the end (the last tile's) is
-    // read as zeros and not stored, so the math has no test around it.
+    // Packs g0, g0 + kElementwiseThreads / U, ... of the block's tile: all loads
+    // issued before the math. A pack past the end (the last tile's) is read as
+    // zeros and not stored, so the math has no test around it; the others are
+    // told apart by a 32-bit count of this thread's packs left.
     // kScalars false: no input is a broadcast element (the mask is 0), and no
     // instruction tests it.
     template <int U, bool kScalars, size_t... I>
@@ -115,30 +115,28 @@ struct Contiguous<Op, T, NP, G, Inputs<A...>> {
         const unsigned mask = kScalars ? scalars : 0u;
         const Op op{};
         const int64_t groups = static_cast<int64_t>(static_cast<uint64_t>(n) / G);  // n >= 0
-        const int64_t start = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads;
-        // The grid has no block past the last pack, so the tile holds 1 to kElementwiseThreads.
-        const int64_t left = groups - start;
-        const int packs_here = left < kElementwiseThreads ? static_cast<int>(left) : kElementwiseThreads;
-        const int t = static_cast<int>(threadIdx.x);
-        if (t >= packs_here) return;
+        const int64_t g0 = static_cast<int64_t>(blockIdx.x) * kElementwiseThreads + threadIdx.x;
+        if (g0 >= groups) return;
+        const int64_t rest = groups - g0;
+        const int left = rest < kElementwiseThreads ? static_cast<int>(rest) : kElementwiseThreads;
         bool live[U];
         Slots<Pack<StoredT<A>, G>...> packs[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            live[u] = u == 0 || t + u * kStride < packs_here;
+            live[u] = u == 0 || u * kStride < left;
             ((((mask >> I) & 1u) == 0
                   ? (void)(slot<I>(packs[u]) =
-                               live[u] ? (reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I]) + start)[t + u * kStride]
+                               live[u] ? (reinterpret_cast<const Pack<StoredT<A>, G> *>(in.p[I]) + g0)[u * kStride]
                                        : Pack<StoredT<A>, G>{})
                   : (void)0),
              ...);
         }
-        Slots<A...> first{};
+        Slots<A...> first;  // read only where its mask bit is set
         ((((mask >> I) & 1u) != 0
               ? (void)(slot<I>(first) = from_stored<A>(*reinterpret_cast<const StoredT<A> *>(in.p[I])))
               : (void)0),
          ...);
-        auto *tile_out = reinterpret_cast<Pack<StoredT<Out>, G> *>(out) + start;
+        auto *mine = reinterpret_cast<Pack<StoredT<Out>, G> *>(out) + g0;
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             Pack<StoredT<Out>, G> r;
@@ -150,7 +148,7 @@ struct Contiguous<Op, T, NP, G, Inputs<A...>> {
                  ...);
                 r.v[j] = to_stored<Out>(Ap::run(op, params, x));
             }
-            if (live[u]) tile_out[t + u * kStride] = r;
+            if (live[u]) mine[u * kStride] = r;
         }
     }
 
