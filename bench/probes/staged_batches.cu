@@ -8,8 +8,9 @@
 //     of K chunks; the worker that stages a batch's last chunk queues the one
 //     H2D of the whole batch (K chunks), so the link sees copies K times larger
 //     for the same bytes of pinned memory in flight (R * K * chunk).
-// `--down` adds a D2H of half the bytes meanwhile (add's result), on its own
-// stream, in pieces of the chunk. Source: as NumPy allocates a large array
+// Each case runs twice: alone, and "+down" with a D2H of half the bytes queued at the
+// start on a stream of its own in pieces of the chunk (add's result comes back per
+// chunk in the library, so +down is a rougher stand-in). Source: as NumPy allocates a large array
 // (anonymous mmap, huge pages asked, touched). Wall clock, median of rounds.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 staged_batches.cu -o staged_batches -lpthread
 // Run:   ./staged_batches [GB up, default 8] [rounds, default 3]
@@ -60,6 +61,31 @@ static void queue_down(const Setup &s, size_t chunk, size_t ring, cudaStream_t s
     }
 }
 
+// Runs body(w) on `workers` threads (device 0 current in each) while +down's D2H runs,
+// then drain(); the wall ms from the first copy queued to the last one done.
+template <typename Body, typename Drain>
+static double time_workers(const Setup &s, size_t chunk, size_t ring, int workers, Body body, Drain drain) {
+    cudaStream_t down;
+    CHECK(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking));
+    CHECK(cudaDeviceSynchronize());
+    const double t0 = now_ms();
+    queue_down(s, chunk, ring, down);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w)
+        threads.emplace_back([&, w] {
+            CHECK(cudaSetDevice(0));
+            body(w);
+        });
+    for (auto &t : threads) t.join();
+    drain();
+    CHECK(cudaStreamSynchronize(down));
+    const double ms = now_ms() - t0;
+    CHECK(cudaStreamDestroy(down));
+    return ms;
+}
+
+// (Restructured after session 27's runs, the same steps: time_workers took the setup
+// the two schemes repeated.)
 // The library's way: W workers, S slots of one chunk each a worker, its own stream.
 static double per_chunk(const Setup &s, int workers, int slots, size_t chunk) {
     const size_t nchunks = (s.total + chunk - 1) / chunk;
@@ -74,36 +100,24 @@ static double per_chunk(const Setup &s, int workers, int slots, size_t chunk) {
         CHECK(cudaEventRecord(done[i], 0));
     }
     for (auto &st : streams) CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    cudaStream_t down;
-    CHECK(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking));
-    CHECK(cudaDeviceSynchronize());
-    const double t0 = now_ms();
-    queue_down(s, chunk, ring, down);
     std::atomic<size_t> next{0};
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w)
-        threads.emplace_back([&, w] {
-            CHECK(cudaSetDevice(0));
-            int it = 0;
-            for (size_t c = next++; c < nchunks; c = next++, ++it) {
-                const size_t k = size_t(w) * slots + it % slots;
-                CHECK(cudaEventSynchronize(done[k]));
-                const size_t len = std::min(chunk, s.total - c * chunk);
-                std::memcpy(pinned[k], s.src + c * chunk, len);
-                CHECK(cudaMemcpyAsync(s.dev + k * chunk, pinned[k], len, cudaMemcpyHostToDevice, streams[w]));
-                CHECK(cudaEventRecord(done[k], streams[w]));
-            }
-            CHECK(cudaStreamSynchronize(streams[w]));
-        });
-    for (auto &t : threads) t.join();
-    CHECK(cudaStreamSynchronize(down));
-    const double ms = now_ms() - t0;
+    const double ms = time_workers(s, chunk, ring, workers, [&](int w) {
+        int it = 0;
+        for (size_t c = next++; c < nchunks; c = next++, ++it) {
+            const size_t k = size_t(w) * slots + it % slots;
+            CHECK(cudaEventSynchronize(done[k]));
+            const size_t len = std::min(chunk, s.total - c * chunk);
+            std::memcpy(pinned[k], s.src + c * chunk, len);
+            CHECK(cudaMemcpyAsync(s.dev + k * chunk, pinned[k], len, cudaMemcpyHostToDevice, streams[w]));
+            CHECK(cudaEventRecord(done[k], streams[w]));
+        }
+        CHECK(cudaStreamSynchronize(streams[w]));
+    }, [] {});
     for (size_t i = 0; i < pinned.size(); ++i) {
         CHECK(cudaFreeHost(pinned[i]));
         CHECK(cudaEventDestroy(done[i]));
     }
     for (auto &st : streams) CHECK(cudaStreamDestroy(st));
-    CHECK(cudaStreamDestroy(down));
     return ms;
 }
 
@@ -129,44 +143,33 @@ static double batched(const Setup &s, int workers, int batches, int per_batch, s
     for (auto &x : staged) x = 0;
     std::vector<std::atomic<size_t>> issued(batches);
     for (auto &x : issued) x = 0;
-    cudaStream_t down;
-    CHECK(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking));
-    CHECK(cudaDeviceSynchronize());
-    const double t0 = now_ms();
-    queue_down(s, chunk, ring, down);
     std::atomic<size_t> next{0};
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w)
-        threads.emplace_back([&] {
-            CHECK(cudaSetDevice(0));
-            for (size_t c = next++; c < nchunks; c = next++) {
-                const size_t b = c / per_batch, r = b % batches, round = b / batches;
-                // The buffer's previous batch must be queued (then its copy done)
-                // before this batch writes over it.
-                while (issued[r].load(std::memory_order_acquire) < round) std::this_thread::yield();
-                if (round > 0) CHECK(cudaEventSynchronize(done[r]));
-                const size_t len = std::min(chunk, s.total - c * chunk);
-                std::memcpy(pinned[r] + (c % per_batch) * chunk, s.src + c * chunk, len);
-                const int last = static_cast<int>(std::min<size_t>(per_batch, nchunks - b * per_batch));
-                if (staged[b].fetch_add(1, std::memory_order_acq_rel) + 1 == last) {
-                    const size_t bytes = std::min(batch_bytes, s.total - b * batch_bytes);
-                    CHECK(cudaMemcpyAsync(s.dev + r * batch_bytes, pinned[r], bytes, cudaMemcpyHostToDevice,
-                                          streams[r]));
-                    CHECK(cudaEventRecord(done[r], streams[r]));
-                    issued[r].store(round + 1, std::memory_order_release);
-                }
+    const double ms = time_workers(s, chunk, ring, workers, [&](int) {
+        for (size_t c = next++; c < nchunks; c = next++) {
+            const size_t b = c / per_batch, r = b % batches, round = b / batches;
+            // The buffer's previous batch must be queued (then its copy done)
+            // before this batch writes over it.
+            while (issued[r].load(std::memory_order_acquire) < round) std::this_thread::yield();
+            if (round > 0) CHECK(cudaEventSynchronize(done[r]));
+            const size_t len = std::min(chunk, s.total - c * chunk);
+            std::memcpy(pinned[r] + (c % per_batch) * chunk, s.src + c * chunk, len);
+            const int last = static_cast<int>(std::min<size_t>(per_batch, nchunks - b * per_batch));
+            if (staged[b].fetch_add(1, std::memory_order_acq_rel) + 1 == last) {
+                const size_t bytes = std::min(batch_bytes, s.total - b * batch_bytes);
+                CHECK(cudaMemcpyAsync(s.dev + r * batch_bytes, pinned[r], bytes, cudaMemcpyHostToDevice,
+                                      streams[r]));
+                CHECK(cudaEventRecord(done[r], streams[r]));
+                issued[r].store(round + 1, std::memory_order_release);
             }
-        });
-    for (auto &t : threads) t.join();
-    for (auto &st : streams) CHECK(cudaStreamSynchronize(st));
-    CHECK(cudaStreamSynchronize(down));
-    const double ms = now_ms() - t0;
+        }
+    }, [&] {
+        for (auto &st : streams) CHECK(cudaStreamSynchronize(st));
+    });
     for (int i = 0; i < batches; ++i) {
         CHECK(cudaFreeHost(pinned[i]));
         CHECK(cudaEventDestroy(done[i]));
         CHECK(cudaStreamDestroy(streams[i]));
     }
-    CHECK(cudaStreamDestroy(down));
     return ms;
 }
 
