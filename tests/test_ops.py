@@ -342,7 +342,7 @@ def test_device_arrays_match_numpy(op, rng):
 
 # Element counts around the contiguous kernel's tiles: a block takes 256 packs (a
 # thread one, or packs t, t + 256 / U, ... where the functor declares
-# packs_per_thread = U, 2 or 4).
+# packs_per_thread = U, which is 2 or 4).
 # For 2-element packs: a last tile of 127, 128 and 129 packs, whole tiles, an
 # element after the last pack; and every count again from one element in, where no
 # pack is aligned (the one-element kernel).
