@@ -14,6 +14,8 @@
 // (anonymous mmap, huge pages asked, touched). Wall clock, median of rounds.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 staged_batches.cu -o staged_batches -lpthread
 // Run:   ./staged_batches [GB up, default 8] [rounds, default 3]
+// The link-only rows (cudaMemcpyBatchAsync) were added at the end of session 27 and
+// have not run on a GPU yet.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -173,6 +175,46 @@ static double batched(const Setup &s, int workers, int batches, int per_batch, s
     return ms;
 }
 
+// The link alone, from pinned memory (no staging): `total` bytes in `piece`-byte copies
+// from a 1 GiB pinned buffer, queued one cudaMemcpyAsync each or `per_call` at a time
+// through cudaMemcpyBatchAsync (the driver sees a batch, maybe as one transfer), or
+// whole 1 GiB copies (piece == 1 GiB: the bench's bound).
+static double link_only(const Setup &s, char *pinned, size_t piece, size_t per_call) {
+    const size_t big = size_t(1) << 30;
+    const size_t count = s.total / piece;
+    cudaStream_t st;
+    CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    std::vector<void *> dsts(count);
+    std::vector<const void *> srcs(count);
+    std::vector<size_t> sizes(count, piece);
+    for (size_t i = 0; i < count; ++i) {
+        dsts[i] = s.dev + (i * piece) % (512 * kMiB);
+        srcs[i] = pinned + (i * piece) % big;
+    }
+    cudaMemcpyAttributes attr = {};
+    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    attr.srcLocHint.type = cudaMemLocationTypeHost;
+    attr.dstLocHint.type = cudaMemLocationTypeDevice;
+    attr.dstLocHint.id = 0;
+    size_t attr_index = 0;
+    CHECK(cudaDeviceSynchronize());
+    const double t0 = now_ms();
+    if (per_call <= 1) {
+        for (size_t i = 0; i < count; ++i)
+            CHECK(cudaMemcpyAsync(dsts[i], srcs[i], piece, cudaMemcpyHostToDevice, st));
+    } else {
+        for (size_t i = 0; i < count; i += per_call) {
+            const size_t n = std::min(per_call, count - i);
+            CHECK(cudaMemcpyBatchAsync(dsts.data() + i, srcs.data() + i, sizes.data() + i, n, &attr,
+                                       &attr_index, 1, st));
+        }
+    }
+    CHECK(cudaStreamSynchronize(st));
+    const double ms = now_ms() - t0;
+    CHECK(cudaStreamDestroy(st));
+    return ms;
+}
+
 template <typename F>
 static double median_of(int rounds, F f) {
     std::vector<double> t;
@@ -196,6 +238,24 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, %.2f GB up (staged from pageable memory), median of %d\n", prop.name, s.total / 1e9, rounds);
+    {
+        // The device buffer is 512 MiB: the 1 GiB copies land on half of it twice.
+        char *pinned = nullptr;
+        CHECK(cudaMallocHost(&pinned, size_t(1) << 30));
+        std::memset(pinned, 1, size_t(1) << 30);
+        auto row = [&](const char *name, double ms) {
+            std::printf("%-58s       %8.1f ms %6.1f GB/s up\n", name, ms, s.total / ms / 1e6);
+        };
+        row("link only: 256 MiB copies, cudaMemcpyAsync each (a stand-in for 1 GiB)",
+            median_of(rounds, [&] { return link_only(s, pinned, 256 * kMiB, 1); }));
+        row("link only: 4 MiB copies, cudaMemcpyAsync each",
+            median_of(rounds, [&] { return link_only(s, pinned, 4 * kMiB, 1); }));
+        row("link only: 4 MiB copies, cudaMemcpyBatchAsync of 256",
+            median_of(rounds, [&] { return link_only(s, pinned, 4 * kMiB, 256); }));
+        row("link only: 2 MiB copies, cudaMemcpyBatchAsync of 512",
+            median_of(rounds, [&] { return link_only(s, pinned, 2 * kMiB, 512); }));
+        CHECK(cudaFreeHost(pinned));
+    }
     for (bool down : {false, true}) {
         s.down = down;
         const char *tag = down ? "+down" : "     ";
