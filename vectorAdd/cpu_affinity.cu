@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 
@@ -67,17 +68,23 @@ void read_local_cpus(int device, LocalCpus *local) {
     local->usable = CPU_COUNT(&local->set) > 0;
 }
 
-// "32768K", "300M" or "1G" as bytes; 0 on anything else.
+// `value` << shift, or 0 where that does not fit a size_t.
+size_t shifted_size(unsigned long long value, int shift) {
+    if (value > (static_cast<unsigned long long>(SIZE_MAX) >> shift)) return 0;
+    return static_cast<size_t>(value) << shift;
+}
+
+// "32768K", "300M" or "1G" as bytes; 0 on anything else (or too large to be a size).
 size_t parse_cache_size(const char *text) {
     char *end = nullptr;
     const unsigned long long value = std::strtoull(text, &end, 10);
     if (end == text) return 0;
     switch (std::toupper(static_cast<unsigned char>(*end))) {
-        case 'K': return static_cast<size_t>(value) << 10;
-        case 'M': return static_cast<size_t>(value) << 20;
-        case 'G': return static_cast<size_t>(value) << 30;
+        case 'K': return shifted_size(value, 10);
+        case 'M': return shifted_size(value, 20);
+        case 'G': return shifted_size(value, 30);
         case '\n':
-        case '\0': return static_cast<size_t>(value);
+        case '\0': return shifted_size(value, 0);
     }
     return 0;
 }

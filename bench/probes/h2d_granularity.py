@@ -7,8 +7,8 @@ calls, wall clock around issue + synchronize, median of rounds:
   - `total` bytes up in copies of `size`, dealt over `streams` streams, each copy from
     the next piece of a ring of `ring` bytes of pinned memory (the staging ring), into
     the next piece of a device ring of the same size;
-  - with --down, `total / 2` bytes down at the same time on one more stream (add's
-    result), in the same pieces.
+  - each case again as "+down": `total / 2` bytes down at the same time on one more
+    stream (add's result), in the same pieces.
 Run: python3 bench/probes/h2d_granularity.py [--total-gb 8] [--rounds 5]
 """
 import argparse
