@@ -373,6 +373,8 @@ KNOBS = {
     "one slot a worker": {"MYMODULE_STAGE_SLOTS": "1"},
     "4 slots, 5 workers": {"MYMODULE_STAGE_SLOTS": "4", "MYMODULE_HOST_WORKERS": "5"},
     "more slots than there are": {"MYMODULE_STAGE_SLOTS": "99"},
+    "non-temporal staging asked": {"MYMODULE_STAGE_COPY": "stream"},
+    "memcpy staging asked": {"MYMODULE_STAGE_COPY": "memcpy"},
 }
 
 KNOB_SCRIPT = """
@@ -424,6 +426,9 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
     for line in adds + sums:
         chunk = int(re.search(r"chunks of (\d+),", line).group(1))
         assert 0 < chunk <= buffer // 8, line
+    copy = {"stream": "non-temporal staging", "memcpy": "memcpy staging"}.get(knobs.get("MYMODULE_STAGE_COPY"))
+    if copy is not None:
+        assert all(copy in line for line in adds + sums), where
     if knobs.get("MYMODULE_CHUNK_BYTES") == "300000":
         assert any("chunks of %d," % (buffer // 8) in line for line in adds), where
     if COUNT > 1:
@@ -480,6 +485,40 @@ def test_elementwise_chunks_keep_the_staging_ring_in_a_quarter_of_the_cache():
     chunk, workers = int(found.group(1)), int(found.group(2))
     mib = last_level_cache_bytes() // 4 // (workers * 2 * 2) >> 20
     assert chunk * 8 == min(max(mib, 1), 4) << 20, (line, last_level_cache_bytes())
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("knobs", [{}, {"MYMODULE_STAGE_SLOTS": "4", "MYMODULE_HOST_WORKERS": "16",
+                                        "MYMODULE_CHUNK_BYTES": str(64 << 20)}],
+                         ids=["default", "4 slots of 16 workers, 64 MiB chunks"])
+def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(knobs):
+    """A call stages with non-temporal stores only where its staging ring (GPUs x
+    workers x slots x the bytes a chunk stages) is larger than the CPU's last-level
+    cache, and with a memcpy otherwise or where the cache is unknown (docs/SPEC.md):
+    the copy its trace reports, for add (two inputs) and sum (one) on GPU 0."""
+    from gpu_helpers import run_python
+    script = """
+    import numpy as np
+    import myModule as mm
+    n = 1 << 25
+    a = np.ones(n)
+    mm.set_devices([0])
+    print(bool((mm.add(a, a, device="cuda") == 2.0).all()), float(mm.sum(a, device="cuda")))
+    """
+    slots = min(int(knobs.get("MYMODULE_STAGE_SLOTS", 2)), 4)
+    proc, where = run_python(script, MYMODULE_PIPELINE_TRACE="1", MYMODULE_STAGE_COPY="",
+                             **{"MYMODULE_CHUNK_BYTES": "", "MYMODULE_STAGE_SLOTS": "", **knobs})
+    assert proc.returncode == 0 and proc.stdout.split() == ["True", str(float(1 << 25))], where
+    cache = last_level_cache_bytes()
+    for what, inputs in (("add", 2), ("sum", 1)):
+        line = next(line for line in proc.stderr.splitlines() if "] GPU 0 %s n=" % what in line)
+        found = re.search(r"chunks of (\d+), (\d+) workers, (memcpy|non-temporal) staging", line)
+        assert found, line
+        chunk, workers = int(found.group(1)), int(found.group(2))
+        ring = workers * slots * inputs * chunk * 8
+        expected = "non-temporal" if cache and ring > cache else "memcpy"
+        assert found.group(3) == expected, (line, ring, cache)
 
 
 @pytest.mark.gpu

@@ -101,14 +101,20 @@ struct HostInput {
     bool scalar;
 };
 
+// Bytes of `in` a chunk of `count` elements stages: one element for a scalar.
+size_t staged_bytes(const HostInput &in, int64_t count) {
+    return in.scalar ? in.size : static_cast<size_t>(count) * in.size;
+}
+
 // Copies elements [begin, begin+count) of `in` into the slot's pinned buffer k,
-// queues their upload, and describes them on the device. `trace` (may be null)
-// gets the memcpy's and the enqueue's times, `t` being the time now.
-va_status stage_chunk(const HostInput &in, int k, StageSlot &slot, cudaStream_t stream,
+// queues their upload, and describes them on the device; `streaming` is the
+// call's choice of staging copy (stage_streaming). `trace` (may be null) gets the
+// memcpy's and the enqueue's times, `t` being the time now.
+va_status stage_chunk(const HostInput &in, int k, bool streaming, StageSlot &slot, cudaStream_t stream,
                       int64_t begin, int64_t count, va_array *view, WorkerTrace *trace, int64_t &t) {
-    const size_t bytes = in.scalar ? in.size : static_cast<size_t>(count) * in.size;
+    const size_t bytes = staged_bytes(in, count);
     const char *src = in.scalar ? in.data : in.data + static_cast<size_t>(begin) * in.size;
-    stage_copy(slot.pinned_in[k], src, bytes);
+    stage_copy(slot.pinned_in[k], src, bytes, streaming);
     if (trace != nullptr) {
         trace_lap(&trace->stage, t);
         trace->bytes += static_cast<int64_t>(bytes);
@@ -129,16 +135,16 @@ HostInput host_input(const va_array *a) {
                      all_broadcast(a)};
 }
 
-// Chunks [c0, c1) (`elements` elements in all, for the trace) on the pipeline's
-// workers, each worker taking the next chunk from a counter as soon as one of its
+// Chunks [c0, c1) (`elements` elements in all, and the staging copy, for the
+// trace) on the pipeline's workers, each worker taking the next chunk from a counter as soon as one of its
 // slots is free: `queue(worker, slot, c, trace, t)` stages chunk c in the slot and
 // queues its work on the worker's stream; the slot is reused once that work is
 // done. Returns when every worker's stream is drained. The caller holds p.busy.
 template <typename Queue>
 va_status for_each_chunk(int device, Pipeline &p, va_op op, int64_t elements, int64_t chunk, int64_t c0,
-                         int64_t c1, Queue queue) {
+                         int64_t c1, bool streaming, Queue queue) {
     const int workers = static_cast<int>(std::min<int64_t>(p.workers, c1 - c0));
-    CallTrace trace(op_entry(op)->info.name, device, elements, chunk, c1 - c0, workers);
+    CallTrace trace(op_entry(op)->info.name, device, elements, chunk, c1 - c0, workers, streaming);
     ChunkCounter next(c0);
     return run_workers(device, workers, [&](int w) -> va_status {
         StageWorker &worker = p.worker[w];
@@ -163,7 +169,7 @@ va_status for_each_chunk(int device, Pipeline &p, va_op op, int64_t elements, in
     });
 }
 
-va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_array *in,
+va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, const va_array *in,
                                 const double *params, const va_array *out, int64_t n,
                                 va_dtype compute) {
     Pipeline *p = nullptr;
@@ -178,13 +184,16 @@ va_status elementwise_pipelined(int device, va_op op, int32_t nin, const va_arra
     }
     const int64_t chunk = chunk_elements(n, widest, p->workers);
     const int64_t nchunks = (n + chunk - 1) / chunk;
+    size_t chunk_staged = 0;
+    for (int k = 0; k < nin; ++k) chunk_staged += staged_bytes(inputs[k], chunk);
+    const bool streaming = stage_streaming(sharing, p->workers, chunk_staged);
     char *out_data = static_cast<char *>(out->data);
-    return for_each_chunk(device, *p, op, n, chunk, 0, nchunks,
+    return for_each_chunk(device, *p, op, n, chunk, 0, nchunks, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array views[kPipelineInputs], vo;
         for (int k = 0; k < nin; ++k)
-            VA_CHECK(stage_chunk(inputs[k], k, slot, worker.stream, begin, count, &views[k], wt, t));
+            VA_CHECK(stage_chunk(inputs[k], k, streaming, slot, worker.stream, begin, count, &views[k], wt, t));
         std::memset(&vo, 0, sizeof(vo));
         vo.data = slot.dev_out;
         vo.dtype = out->dtype;
@@ -218,17 +227,19 @@ va_status cast_scalar(void *value, va_dtype from, va_dtype to) {
 
 // Partial results of chunks [c0, c1) of `in` (chunks of `chunk` elements of n)
 // computed on `device` by its pipeline, partial c written at
-// partials + (c - c0) * acc_size (device memory of `device`).
-va_status reduce_chunks(int device, va_op op, const HostInput &in, int64_t n, int64_t chunk,
+// partials + (c - c0) * acc_size (device memory of `device`), one of `sharing`
+// GPUs staging at once.
+va_status reduce_chunks(int device, int sharing, va_op op, const HostInput &in, int64_t n, int64_t chunk,
                         int64_t c0, int64_t c1, char *partials, size_t acc_size) {
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
-    return for_each_chunk(device, *p, op, std::min(n, c1 * chunk) - c0 * chunk, chunk, c0, c1,
+    const bool streaming = stage_streaming(sharing, p->workers, staged_bytes(in, chunk));
+    return for_each_chunk(device, *p, op, std::min(n, c1 * chunk) - c0 * chunk, chunk, c0, c1, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array view;
-        VA_CHECK(stage_chunk(in, 0, slot, worker.stream, begin, count, &view, wt, t));
+        VA_CHECK(stage_chunk(in, 0, streaming, slot, worker.stream, begin, count, &view, wt, t));
         return reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
                                 partials + (c - c0) * acc_size, true);
     });
@@ -258,13 +269,13 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
     const int64_t t0 = trace_now();
     VA_CHECK(run_on_devices(devices, ndevices, [&](int i) -> va_status {
         const int64_t c0 = first_chunk(i), c1 = first_chunk(i + 1);
-        if (i == 0) return reduce_chunks(home, op, in, n, chunk, c0, c1, partials.get(), acc_size);
+        if (i == 0) return reduce_chunks(home, ndevices, op, in, n, chunk, c0, c1, partials.get(), acc_size);
         cudaStream_t own = nullptr;
         VA_CHECK(library_stream(devices[i], &own));
         DeviceBuffer mine(devices[i], own);
         VA_CHECK(mine.allocate(static_cast<size_t>(c1 - c0) * acc_size));
         VA_CUDA_CHECK(cudaStreamSynchronize(own));
-        VA_CHECK(reduce_chunks(devices[i], op, in, n, chunk, c0, c1, mine.get(), acc_size));
+        VA_CHECK(reduce_chunks(devices[i], ndevices, op, in, n, chunk, c0, c1, mine.get(), acc_size));
         VA_CUDA_CHECK(cudaMemcpyAsync(remote.data() + c0 * acc_size, mine.get(),
                                       static_cast<size_t>(c1 - c0) * acc_size, cudaMemcpyDeviceToHost, own));
         VA_CUDA_CHECK(cudaStreamSynchronize(own));
@@ -300,7 +311,7 @@ va_status reduce_pipelined(const int *devices, int ndevices, va_op op, const va_
 
 bool flat_layout(const va_array *a) { return c_contiguous(a) || all_broadcast(a); }
 
-va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64_t n) {
+va_status elementwise_host_on(int device, int sharing, const va_elementwise_plan &plan, int64_t n) {
     const va_op op = plan.op;
     const int32_t nin = plan.nin;
     const va_array *in = plan.in, *out = plan.out;
@@ -316,7 +327,7 @@ va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64
         through_pipeline = through_pipeline && flat_layout(&in[k]);
     }
     if (fits_small(staged)) return elementwise_small(device, stream, op, nin, in, params, out, n, compute);
-    if (through_pipeline) return elementwise_pipelined(device, op, nin, in, params, out, n, compute);
+    if (through_pipeline) return elementwise_pipelined(device, sharing, op, nin, in, params, out, n, compute);
     DeviceBuffer buffers[VA_MAX_INPUTS] = {{device, stream}, {device, stream}, {device, stream},
                                            {device, stream}};
     DeviceBuffer dout(device, stream);

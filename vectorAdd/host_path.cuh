@@ -22,8 +22,9 @@ va_status reduce_host_on(const int *devices, int ndevices, va_op op, const va_ar
 
 // A checked plan (check_elementwise_plan, n elements, out C-contiguous: the
 // caller checked it once for the whole call) on host memory, computed by
-// `device`: staged in place when small, through the pipeline when its layouts
-// are flat, else uploaded as it lies.
-va_status elementwise_host_on(int device, const va_elementwise_plan &plan, int64_t n);
+// `device`, one of `sharing` GPUs that take a piece of the call at once: staged
+// in place when small, through the pipeline when its layouts are flat, else
+// uploaded as it lies.
+va_status elementwise_host_on(int device, int sharing, const va_elementwise_plan &plan, int64_t n);
 
 }  // namespace va

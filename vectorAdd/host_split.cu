@@ -92,7 +92,7 @@ va_status va_elementwise_host_planned(const int *devices, int32_t ndevices, cons
         flat = flat && va::flat_layout(&in[k]);
     }
     int pieces = va::split_count(bytes, ndevices);
-    if (pieces == 1 || n == 0) return va::elementwise_host_on(devices[0], *plan, n);
+    if (pieces == 1 || n == 0) return va::elementwise_host_on(devices[0], 1, *plan, n);
     // Flat inputs split anywhere (at multiples of 256 elements); other layouts
     // along the outermost axis of more than one element.
     va_array whole_in[VA_MAX_INPUTS], whole_out = *out;
@@ -122,7 +122,7 @@ va_status va_elementwise_host_planned(const int *devices, int32_t ndevices, cons
         piece.out = &split[i].out;
         int64_t count = 1;
         for (int d = 0; d < split[i].out.ndim; ++d) count *= split[i].out.shape[d];
-        const va_status st = va::elementwise_host_on(devices[i], piece, count);
+        const va_status st = va::elementwise_host_on(devices[i], pieces, piece, count);
         split[i].ended = va::trace_now();
         return st;
     });

@@ -250,28 +250,37 @@ size_t stage_block_bytes() {
     return bytes;
 }
 
-bool stage_streaming() {
-    // Non-temporal stores skip the read of each destination line, which pays where
-    // enough copying threads make the host's memory bandwidth the limit, and lose
-    // where fewer threads are each bound by their own copy rate (SSE2 stores, 16
-    // bytes at a time, against glibc's wider memcpy): on a 32-CPU two-H100 host (12
-    // workers a GPU) add of 1e9 on one GPU took 396 ms against 460 (session 13); on a
-    // 16-CPU H100 host (8 workers), with the settings interleaved in one run, sum of
-    // 1e9 took 206-212 ms against 159-165 and add 469-480 against 489-499 (session
-    // 14; bench/NOTES.md). So: non-temporal from 12 workers a GPU up, a memcpy
-    // below; MYMODULE_STAGE_COPY=stream or =memcpy chooses.
-    static const bool streaming = [] {
+bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes) {
+    static const int forced = [] {
         const char *v = std::getenv("MYMODULE_STAGE_COPY");
-        if (v != nullptr && std::strcmp(v, "stream") == 0) return true;
-        if (v != nullptr && std::strcmp(v, "memcpy") == 0) return false;
-        return worker_count() >= 12;
+        if (v != nullptr && std::strcmp(v, "stream") == 0) return 1;
+        if (v != nullptr && std::strcmp(v, "memcpy") == 0) return 0;
+        return -1;
     }();
-    return streaming;
+    if (forced >= 0) return forced == 1;
+    // Non-temporal stores skip the read of each destination line, which pays only
+    // where the ring's lines would have left the cache before the DMA engine reads
+    // them: then every staged byte costs DRAM a read, a write and a read again.
+    // Where the ring fits the last-level cache, the memcpy's lines are rewritten
+    // and read by the DMA engine (its reads snoop the cache) without reaching
+    // DRAM, and non-temporal stores throw that away. On a 32-CPU two-H200 host
+    // (12 workers a GPU, L3 300 MiB; rings of 48 to 192 MiB) add of 1e9 host
+    // float64 took 371 ms on one GPU and 200 on two with a memcpy, against 415
+    // and 313 with non-temporal stores; sum 157 and 93 against 173 and 139
+    // (session 28). On a 32-CPU two-H100 host, 4 MiB chunks of add (a 192 MiB
+    // ring a GPU) went the other way: 396 ms against 460 (session 13;
+    // bench/NOTES.md). An unknown cache size keeps the memcpy. The factors are
+    // bounded (kMaxDevices x kMaxWorkers x kMaxStageSlots x two 64 MiB buffers),
+    // so the product cannot overflow.
+    const size_t cache = last_level_cache_bytes();
+    const size_t ring = static_cast<size_t>(sharing) * static_cast<size_t>(workers) *
+                        static_cast<size_t>(stage_slots()) * chunk_staged_bytes;
+    return cache != 0 && ring > cache;
 }
 
-void stage_copy(char *dst, const char *src, size_t bytes) {
+void stage_copy(char *dst, const char *src, size_t bytes, bool streaming) {
     const size_t block = stage_block_bytes();
-    if (stage_streaming() && block == 0) {
+    if (streaming && block == 0) {
         stream_copy(dst, src, bytes);
         return;
     }

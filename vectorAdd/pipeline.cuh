@@ -55,11 +55,15 @@ size_t elementwise_chunk_bytes();
 // so that the staged bytes may still be in the CPU's cache when the GPU reads
 // them; a knob to measure, not a known win.
 size_t stage_block_bytes();
-// Copies `bytes` from src to the pinned dst: with non-temporal stores
-// (stream_copy.cuh) where 12 or more workers stage for a GPU or
-// MYMODULE_STAGE_COPY=stream, else a memcpy (in stage_block_bytes() pieces
-// where set; MYMODULE_STAGE_COPY=memcpy forces it).
-void stage_copy(char *dst, const char *src, size_t bytes);
+// Whether a call stages with non-temporal stores (stream_copy.cuh) rather than a
+// memcpy: where its staging ring (`sharing` GPUs staging at once, each with
+// `workers` workers of stage_slots() slots, each slot `chunk_staged_bytes`) is
+// larger than the CPU's last-level cache, or MYMODULE_STAGE_COPY=stream
+// (=memcpy forces the memcpy). Decided once per call and handed to stage_copy.
+bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes);
+// Copies `bytes` from src to the pinned dst, as stage_streaming decided (a
+// memcpy goes in stage_block_bytes() pieces where set).
+void stage_copy(char *dst, const char *src, size_t bytes, bool streaming);
 
 // Slots a worker: 2, or MYMODULE_STAGE_SLOTS (1 to kMaxStageSlots), read once.
 int stage_slots();

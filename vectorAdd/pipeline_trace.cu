@@ -21,8 +21,9 @@ bool trace_enabled() {
 }
 
 CallTrace::CallTrace(const char *what, int device, int64_t n, int64_t chunk, int64_t nchunks,
-                     int workers)
-    : on_(trace_enabled()), what_(what), device_(device), n_(n), chunk_(chunk), nchunks_(nchunks) {
+                     int workers, bool streaming)
+    : on_(trace_enabled()), what_(what), device_(device), n_(n), chunk_(chunk), nchunks_(nchunks),
+      streaming_(streaming) {
     if (!on_) return;
     workers_.resize(static_cast<size_t>(std::max(workers, 0)));
     t0_ = trace_now();
@@ -47,12 +48,13 @@ CallTrace::~CallTrace() {
     const double overall = wall > 0 ? static_cast<double>(sum.bytes) / (wall * 1e6) : 0.0;
     std::lock_guard<std::mutex> lock(g_print_mutex);
     std::fprintf(stderr,
-                 "[myModule pipeline] GPU %d %s n=%lld: %lld chunks of %lld, %zu workers, wall %.2f ms;"
+                 "[myModule pipeline] GPU %d %s n=%lld: %lld chunks of %lld, %zu workers, %s, wall %.2f ms;"
                  " per worker mean/max ms: start %.2f/%.2f, memcpy %.2f/%.2f, slot wait %.2f/%.2f,"
                  " enqueue %.2f/%.2f, drain %.2f/%.2f; memcpy %.2f GB/s a worker, %.1f GB/s staged"
                  " over the wall\n",
                  device_, what_, static_cast<long long>(n_), static_cast<long long>(nchunks_),
-                 static_cast<long long>(chunk_), workers_.size(), wall, ms(sum.start) * k, ms(most.start),
+                 static_cast<long long>(chunk_), workers_.size(),
+                 streaming_ ? "non-temporal staging" : "memcpy staging", wall, ms(sum.start) * k, ms(most.start),
                  ms(sum.stage) * k, ms(most.stage), ms(sum.wait) * k, ms(most.wait), ms(sum.enqueue) * k,
                  ms(most.enqueue), ms(sum.drain) * k, ms(most.drain), per_worker, overall);
 }

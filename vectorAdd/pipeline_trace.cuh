@@ -34,7 +34,8 @@ struct WorkerTrace {
 // nothing unless tracing is on, so that it can stay in the hot path.
 class CallTrace {
 public:
-    CallTrace(const char *what, int device, int64_t n, int64_t chunk, int64_t nchunks, int workers);
+    CallTrace(const char *what, int device, int64_t n, int64_t chunk, int64_t nchunks, int workers,
+              bool streaming);
     ~CallTrace();
     CallTrace(const CallTrace &) = delete;
     CallTrace &operator=(const CallTrace &) = delete;
@@ -49,6 +50,7 @@ private:
     const char *what_;
     int device_;
     int64_t n_, chunk_, nchunks_, t0_ = 0;
+    bool streaming_;
     std::vector<WorkerTrace> workers_;
 };
 

@@ -11,7 +11,7 @@ The knobs (read once per process): MYMODULE_CHUNK_BYTES (pipeline buffer, 4 MiB)
 MYMODULE_STAGE_BLOCK_BYTES (the staging memcpy in pieces: 0 = one memcpy a chunk),
 MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 12),
 MYMODULE_STAGE_COPY=stream or =memcpy (the staging copy with non-temporal stores, or a memcpy;
-the default is non-temporal from 12 workers a GPU up),
+the default is non-temporal only where a call's staging ring outgrows the last-level cache),
 MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU),
 MYMODULE_STAGE_SLOTS (chunks a worker keeps in flight: 2, at most 4).
 
@@ -63,6 +63,12 @@ CONFIGS = {
     "memcpy+chunk2m+workers12": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(2 * MiB),
                                  "MYMODULE_HOST_WORKERS": "12"},
     "memcpy+workers12": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_HOST_WORKERS": "12"},
+    # Session 28, the two-H200 host (32 CPUs, L3 300 MiB): the copy against the ring's size.
+    "memcpy+workers8": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_HOST_WORKERS": "8"},
+    "memcpy+workers16": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_HOST_WORKERS": "16"},
+    "memcpy+slots3": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_STAGE_SLOTS": "3"},
+    "memcpy+chunk4m": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(4 * MiB)},
+    "stream+chunk4m": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_CHUNK_BYTES": str(4 * MiB)},
     "memcpy+chunk1m+workers16": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB),
                                  "MYMODULE_HOST_WORKERS": "16"},
 }
