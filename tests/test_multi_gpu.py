@@ -466,25 +466,32 @@ def test_last_level_cache_reads_as_lscpu_shows_it():
 @requires_gpu
 def test_elementwise_chunks_keep_the_staging_ring_in_a_quarter_of_the_cache():
     """An elementwise call on host data stages in chunks as large as keep every
-    worker's two slots of two pinned buffers within a quarter of the CPU's
-    last-level cache, 1 to 4 MiB (docs/SPEC.md): the chunk its trace reports."""
+    worker's two slots of two pinned buffers, on every GPU staging at once, within a
+    quarter of the CPU's last-level cache, 1 to 4 MiB in steps of 512 KiB
+    (docs/SPEC.md): the chunk its trace reports, on one GPU and on all of them."""
     from gpu_helpers import run_python
     script = """
     import numpy as np
     import myModule as mm
-    n = 1 << 25   # enough elements that every worker gets chunks of the largest size
+    n = 1 << 26   # enough elements that every worker gets chunks of the largest size
     a = np.ones(n)
-    mm.set_devices([0])
-    print(bool((mm.add(a, a, device="cuda") == 2.0).all()))
+    for gpus in ([0], None):
+        mm.set_devices(gpus)
+        print(bool((mm.add(a, a, device="cuda") == 2.0).all()))
     """
     proc, where = run_python(script, MYMODULE_PIPELINE_TRACE="1", MYMODULE_CHUNK_BYTES="",
-                             MYMODULE_STAGE_SLOTS="")
-    assert proc.returncode == 0 and proc.stdout.strip().endswith("True"), where
-    line = next(line for line in proc.stderr.splitlines() if "] GPU 0 add n=" in line)
-    found = re.search(r"chunks of (\d+), (\d+) workers", line)
-    chunk, workers = int(found.group(1)), int(found.group(2))
-    mib = last_level_cache_bytes() // 4 // (workers * 2 * 2) >> 20
-    assert chunk * 8 == min(max(mib, 1), 4) << 20, (line, last_level_cache_bytes())
+                             MYMODULE_STAGE_SLOTS="", MYMODULE_SPLIT_BYTES="")
+    assert proc.returncode == 0 and proc.stdout.split() == ["True", "True"], where
+    lines = [line for line in proc.stderr.splitlines() if "] GPU 0 add n=" in line]
+    split = [line for line in proc.stderr.splitlines() if line.startswith("[myModule pipeline] split add")]
+    sharing = int(re.search(r"over (\d+) GPUs", split[0]).group(1)) if split else 1
+    assert len(lines) == 2 and sharing == COUNT, where  # 1.5 GiB: a piece for every GPU
+    step = 512 << 10
+    for line, gpus in zip(lines, (1, sharing)):
+        found = re.search(r"chunks of (\d+), (\d+) workers", line)
+        chunk, workers = int(found.group(1)), int(found.group(2))
+        fit = last_level_cache_bytes() // 4 // (gpus * workers * 2 * 2) // step * step
+        assert chunk * 8 == min(max(fit, 1 << 20), 4 << 20), (line, gpus, last_level_cache_bytes())
 
 
 @pytest.mark.gpu

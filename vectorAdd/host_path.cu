@@ -182,7 +182,7 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
         inputs[k] = host_input(&in[k]);
         widest = std::max(widest, inputs[k].size);
     }
-    const int64_t chunk = chunk_elements(n, widest, p->workers);
+    const int64_t chunk = chunk_elements(n, widest, p->workers, sharing);
     const int64_t nchunks = (n + chunk - 1) / chunk;
     size_t chunk_staged = 0;
     for (int k = 0; k < nin; ++k) chunk_staged += staged_bytes(inputs[k], chunk);

@@ -224,25 +224,29 @@ size_t chunk_bytes() {
     return asked != 0 ? asked : size_t(4) << 20;
 }
 
-size_t elementwise_chunk_bytes() {
-    // The staging ring (workers x slots x inputs buffers) within a quarter of the
-    // CPU's last-level cache, between 1 and 4 MiB a buffer: the staged lines may
+size_t elementwise_chunk_bytes(int sharing) {
+    // The staging ring (GPUs staging at once x workers x slots x inputs buffers)
+    // within a quarter of the CPU's last-level cache, in steps of 512 KiB between
+    // 1 and 4 MiB a buffer: the staged lines may
     // then still be in the cache when the GPU's DMA reads them. On an H200 host
     // (16 CPUs, 8 workers, L3 300 MiB) add of two 1e9 float64 arrays into a
     // pinned out= took 326-329 ms in 2 MiB chunks (a 64 MiB ring), 357-366 in 1
     // MiB, 319-354 in 3, 445-519 in 6 and 8 (session 26); on a 16-CPU H100 host,
     // 383-400 ms in 1 MiB against 430-437 in 2 and 524-547 in 4 (session 21;
-    // bench/NOTES.md). Reductions keep 4 MiB: their bits depend on the chunking,
-    // and sum lost in smaller chunks on both hosts.
-    static const size_t bytes = [] {
-        const size_t asked = asked_chunk_bytes();
-        if (asked != 0) return asked;
-        const size_t buffers = static_cast<size_t>(worker_count()) * static_cast<size_t>(stage_slots()) *
-                               static_cast<size_t>(kPipelineInputs);
-        const size_t mib = last_level_cache_bytes() / 4 / buffers >> 20;
-        return std::min<size_t>(std::max<size_t>(mib, 1), 4) << 20;
-    }();
-    return bytes;
+    // bench/NOTES.md). On a two-H200 host (32 CPUs, 12 workers a GPU, the same
+    // L3) one GPU's add took 349 ms in 1.5 MiB chunks against 368 in 1 MiB, while
+    // two GPUs sharing a call took 196 ms in 1 MiB against 208 in 1.5 and 252 in 2
+    // (session 28): the rings of every GPU staging at once share the one cache.
+    // Reductions keep 4 MiB: their bits depend on the chunking, and sum lost in
+    // smaller chunks on both hosts. The factors are bounded (kMaxDevices x
+    // kMaxWorkers x kMaxStageSlots x kPipelineInputs): the product cannot overflow.
+    const size_t asked = asked_chunk_bytes();
+    if (asked != 0) return asked;
+    const size_t buffers = static_cast<size_t>(std::max(sharing, 1)) * static_cast<size_t>(worker_count()) *
+                           static_cast<size_t>(stage_slots()) * static_cast<size_t>(kPipelineInputs);
+    const size_t step = size_t(512) << 10;
+    const size_t fit = last_level_cache_bytes() / 4 / buffers / step * step;
+    return std::min<size_t>(std::max<size_t>(fit, size_t(1) << 20), size_t(4) << 20);
 }
 
 size_t stage_block_bytes() {
@@ -325,8 +329,8 @@ int64_t reduce_chunk_elements(int64_t n, size_t size) {
     return chunk_of(n, size, 16, chunk_bytes());
 }
 
-int64_t chunk_elements(int64_t n, size_t widest, int workers) {
-    return chunk_of(n, widest, workers, elementwise_chunk_bytes());
+int64_t chunk_elements(int64_t n, size_t widest, int workers, int sharing) {
+    return chunk_of(n, widest, workers, elementwise_chunk_bytes(sharing));
 }
 
 }  // namespace va

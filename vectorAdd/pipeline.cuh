@@ -46,10 +46,11 @@ struct Pipeline {
 // 64 MiB, read once: the chunking of host reductions, and so their bits,
 // depends on it).
 size_t chunk_bytes();
-// The most bytes of the widest element an elementwise chunk takes: the staging
-// ring within a quarter of the CPU's last-level cache, 1 to 4 MiB (of the 4 MiB
-// buffers), or MYMODULE_CHUNK_BYTES.
-size_t elementwise_chunk_bytes();
+// The most bytes of the widest element an elementwise chunk takes when `sharing`
+// GPUs stage at once: their staging rings together within a quarter of the CPU's
+// last-level cache, 1 to 4 MiB in steps of 512 KiB (of the 4 MiB buffers), or
+// MYMODULE_CHUNK_BYTES.
+size_t elementwise_chunk_bytes(int sharing);
 // The staging memcpy of a chunk goes in pieces of this many bytes (0: in one):
 // MYMODULE_STAGE_BLOCK_BYTES. Small pieces keep glibc from non-temporal stores,
 // so that the staged bytes may still be in the CPU's cache when the GPU reads
@@ -116,9 +117,9 @@ int split_count(size_t bytes, int ndevices);
 // are combined in, are the same whatever the number of GPUs and workers.
 int64_t reduce_chunk_elements(int64_t n, size_t size);
 
-// Elements per chunk: at most elementwise_chunk_bytes() of the widest element, and small
+// Elements per chunk: at most elementwise_chunk_bytes(sharing) of the widest element, and small
 // enough that every worker gets four chunks, so that filling and draining the
 // pipeline is a small part of the call.
-int64_t chunk_elements(int64_t n, size_t widest, int workers);
+int64_t chunk_elements(int64_t n, size_t widest, int workers, int sharing);
 
 }  // namespace va

@@ -34,6 +34,7 @@ CONFIGS = {
     "chunk16m": {"MYMODULE_CHUNK_BYTES": str(16 * MiB)},
     # Session 26, an H200 host (16 CPUs, L3 300 MiB): chunk sizes between.
     "chunk2m": {"MYMODULE_CHUNK_BYTES": str(2 * MiB)},
+    "chunk1536k": {"MYMODULE_CHUNK_BYTES": str(3 * MiB // 2)},
     "chunk3m": {"MYMODULE_CHUNK_BYTES": str(3 * MiB)},
     "chunk6m": {"MYMODULE_CHUNK_BYTES": str(6 * MiB)},
     "chunk8m": {"MYMODULE_CHUNK_BYTES": str(8 * MiB)},
