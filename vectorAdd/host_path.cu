@@ -136,10 +136,11 @@ HostInput host_input(const va_array *a) {
 }
 
 // Chunks [c0, c1) (`elements` elements in all, and the staging copy, for the
-// trace) on the pipeline's workers, each worker taking the next chunk from a counter as soon as one of its
-// slots is free: `queue(worker, slot, c, trace, t)` stages chunk c in the slot and
-// queues its work on the worker's stream; the slot is reused once that work is
-// done. Returns when every worker's stream is drained. The caller holds p.busy.
+// trace) on the pipeline's workers, each worker taking the next chunk from a
+// counter as soon as one of its slots is free: `queue(worker, slot, c, trace, t)`
+// stages chunk c in the slot and queues its work on the worker's stream; the
+// slot is reused once that work is done. Returns when every worker's stream is
+// drained. The caller holds p.busy.
 template <typename Queue>
 va_status for_each_chunk(int device, Pipeline &p, va_op op, int64_t elements, int64_t chunk, int64_t c0,
                          int64_t c1, bool streaming, Queue queue) {
@@ -193,7 +194,8 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array views[kPipelineInputs], vo;
         for (int k = 0; k < nin; ++k)
-            VA_CHECK(stage_chunk(inputs[k], k, streaming, slot, worker.stream, begin, count, &views[k], wt, t));
+            VA_CHECK(stage_chunk(inputs[k], k, streaming, slot, worker.stream, begin, count, &views[k],
+                                 wt, t));
         std::memset(&vo, 0, sizeof(vo));
         vo.data = slot.dev_out;
         vo.dtype = out->dtype;

@@ -227,8 +227,8 @@ size_t chunk_bytes() {
 size_t elementwise_chunk_bytes(int sharing) {
     // The staging ring (GPUs staging at once x workers x slots x inputs buffers)
     // within a quarter of the CPU's last-level cache, in steps of 512 KiB between
-    // 1 and 4 MiB a buffer: the staged lines may
-    // then still be in the cache when the GPU's DMA reads them. On an H200 host
+    // 1 and 4 MiB a buffer: the staged lines may then still be in the cache when
+    // the GPU's DMA reads them. On an H200 host
     // (16 CPUs, 8 workers, L3 300 MiB) add of two 1e9 float64 arrays into a
     // pinned out= took 326-329 ms in 2 MiB chunks (a 64 MiB ring), 357-366 in 1
     // MiB, 319-354 in 3, 445-519 in 6 and 8 (session 26); on a 16-CPU H100 host,
@@ -261,6 +261,7 @@ bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes) {
         if (v != nullptr && std::strcmp(v, "memcpy") == 0) return 0;
         return -1;
     }();
+    if (stage_block_bytes() != 0) return false;  // a memcpy in pieces was asked
     if (forced >= 0) return forced == 1;
     // Non-temporal stores skip the read of each destination line, which pays only
     // where the ring's lines would have left the cache before the DMA engine reads
@@ -284,7 +285,7 @@ bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes) {
 
 void stage_copy(char *dst, const char *src, size_t bytes, bool streaming) {
     const size_t block = stage_block_bytes();
-    if (streaming && block == 0) {
+    if (streaming) {
         stream_copy(dst, src, bytes);
         return;
     }

@@ -60,7 +60,8 @@ size_t stage_block_bytes();
 // memcpy: where its staging ring (`sharing` GPUs staging at once, each with
 // `workers` workers of stage_slots() slots, each slot `chunk_staged_bytes`) is
 // larger than the CPU's last-level cache, or MYMODULE_STAGE_COPY=stream
-// (=memcpy forces the memcpy). Decided once per call and handed to stage_copy.
+// (=memcpy forces the memcpy, as MYMODULE_STAGE_BLOCK_BYTES does). Decided once
+// per call and handed to stage_copy.
 bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes);
 // Copies `bytes` from src to the pinned dst, as stage_streaming decided (a
 // memcpy goes in stage_block_bytes() pieces where set).
