@@ -503,7 +503,8 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
     """A call stages with non-temporal stores only where its staging ring (GPUs x
     workers x slots x the bytes a chunk stages) is larger than the CPU's last-level
     cache, and with a memcpy otherwise or where the cache is unknown (docs/SPEC.md):
-    the copy its trace reports, for add (two inputs) and sum (one) on GPU 0."""
+    the copy its trace reports, for add (two inputs) and sum (one) on GPU 0. sum
+    takes at most 8 workers by default."""
     from gpu_helpers import run_python
     script = """
     import numpy as np
@@ -518,14 +519,20 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
                              **{"MYMODULE_CHUNK_BYTES": "", "MYMODULE_STAGE_SLOTS": "", **knobs})
     assert proc.returncode == 0 and proc.stdout.split() == ["True", str(float(1 << 25))], where
     cache = last_level_cache_bytes()
+    workers_of = {}
     for what, inputs in (("add", 2), ("sum", 1)):
         line = next(line for line in proc.stderr.splitlines() if "] GPU 0 %s n=" % what in line)
         found = re.search(r"chunks of (\d+), (\d+) workers, (memcpy|non-temporal) staging", line)
         assert found, line
         chunk, workers = int(found.group(1)), int(found.group(2))
+        workers_of[what] = workers
         ring = workers * slots * inputs * chunk * 8
         expected = "non-temporal" if cache and ring > cache else "memcpy"
         assert found.group(3) == expected, (line, ring, cache)
+    # A reduction takes at most 8 of the workers unless MYMODULE_HOST_WORKERS asked
+    # for more (its 64 chunks here leave none idle).
+    asked = "MYMODULE_HOST_WORKERS" in knobs
+    assert workers_of["sum"] == (workers_of["add"] if asked else min(workers_of["add"], 8)), where
 
 
 @pytest.mark.gpu

@@ -136,15 +136,15 @@ HostInput host_input(const va_array *a) {
 }
 
 // Chunks [c0, c1) (`elements` elements in all, and the staging copy, for the
-// trace) on the pipeline's workers, each worker taking the next chunk from a
-// counter as soon as one of its slots is free: `queue(worker, slot, c, trace, t)`
+// trace) on the first `workers` of the pipeline's workers, each taking the next
+// chunk from a counter as soon as one of its slots is free: `queue(worker, slot, c, trace, t)`
 // stages chunk c in the slot and queues its work on the worker's stream; the
 // slot is reused once that work is done. Returns when every worker's stream is
 // drained. The caller holds p.busy.
 template <typename Queue>
-va_status for_each_chunk(int device, Pipeline &p, va_op op, int64_t elements, int64_t chunk, int64_t c0,
-                         int64_t c1, bool streaming, Queue queue) {
-    const int workers = static_cast<int>(std::min<int64_t>(p.workers, c1 - c0));
+va_status for_each_chunk(int device, Pipeline &p, int workers_asked, va_op op, int64_t elements,
+                         int64_t chunk, int64_t c0, int64_t c1, bool streaming, Queue queue) {
+    const int workers = static_cast<int>(std::min<int64_t>(std::min(workers_asked, p.workers), c1 - c0));
     CallTrace trace(op_entry(op)->info.name, device, elements, chunk, c1 - c0, workers, streaming);
     ChunkCounter next(c0);
     return run_workers(device, workers, [&](int w) -> va_status {
@@ -189,7 +189,7 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
     for (int k = 0; k < nin; ++k) chunk_staged += staged_bytes(inputs[k], chunk);
     const bool streaming = stage_streaming(sharing, p->workers, chunk_staged);
     char *out_data = static_cast<char *>(out->data);
-    return for_each_chunk(device, *p, op, n, chunk, 0, nchunks, streaming,
+    return for_each_chunk(device, *p, p->workers, op, n, chunk, 0, nchunks, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array views[kPipelineInputs], vo;
@@ -236,8 +236,10 @@ va_status reduce_chunks(int device, int sharing, va_op op, const HostInput &in, 
     Pipeline *p = nullptr;
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
-    const bool streaming = stage_streaming(sharing, p->workers, staged_bytes(in, chunk));
-    return for_each_chunk(device, *p, op, std::min(n, c1 * chunk) - c0 * chunk, chunk, c0, c1, streaming,
+    const int workers = reduction_workers(*p);
+    const bool streaming = stage_streaming(sharing, workers, staged_bytes(in, chunk));
+    const int64_t elements = std::min(n, c1 * chunk) - c0 * chunk;
+    return for_each_chunk(device, *p, workers, op, elements, chunk, c0, c1, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array view;

@@ -40,6 +40,19 @@ int worker_count() {
 
 }  // namespace
 
+int reduction_workers(const Pipeline &p) {
+    // A reduction moves one stream of bytes up and nothing back: eight workers'
+    // memcpy (about 58 GB/s on the H200 hosts) already outruns one link's 53-55
+    // GB/s of chunk-sized copies, and more only contend for the host's memory. On
+    // a 32-CPU two-H200 host (12 workers a GPU by default) sum of 1e9 host float64
+    // took 152.4-152.6 ms on one GPU and 81.9-87.7 on two with 8 workers, against
+    // 155.3-157.2 and 95.6-96.4 with 12 (session 28, two runs; bench/NOTES.md),
+    // while add on two GPUs wants its 12 (196-200 ms against 235-253). Which
+    // worker takes a chunk changes no bit. An asked MYMODULE_HOST_WORKERS is kept.
+    static const bool asked = env_count("MYMODULE_HOST_WORKERS") > 0;
+    return asked ? p.workers : std::min(p.workers, 8);
+}
+
 int stage_slots() {
     static const int slots = [] {
         const long long asked = env_count("MYMODULE_STAGE_SLOTS");

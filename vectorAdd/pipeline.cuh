@@ -67,6 +67,10 @@ bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes);
 // memcpy goes in stage_block_bytes() pieces where set).
 void stage_copy(char *dst, const char *src, size_t bytes, bool streaming);
 
+// Workers of `p` a pipelined reduction uses: all where MYMODULE_HOST_WORKERS
+// asked for them, else at most 8.
+int reduction_workers(const Pipeline &p);
+
 // Slots a worker: 2, or MYMODULE_STAGE_SLOTS (1 to kMaxStageSlots), read once.
 int stage_slots();
 
