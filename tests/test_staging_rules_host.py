@@ -1,0 +1,106 @@
+"""The host pipeline's staging rules, computed by the library on the CPU (no GPU),
+against this file's own reading of the CPU's cache and of the knobs it sets
+(docs/SPEC.md, the host pipeline): the copy a call's staging ring gets
+(non-temporal only where the ring outgrows the last-level cache), the elementwise
+chunk for 1 to 4 GPUs staging at once (their rings within a quarter of the cache,
+1 to 4 MiB in steps of 512 KiB) and the workers a reduction takes (at most 8 unless
+MYMODULE_HOST_WORKERS is set). The GPU tests (test_multi_gpu.py) check the same
+rules through the pipeline's trace."""
+import glob
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from myModule.build import tool_env
+from test_multi_gpu import last_level_cache_bytes
+
+NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
+MiB = 1 << 20
+KNOBS = ("MYMODULE_HOST_WORKERS", "MYMODULE_STAGE_SLOTS", "MYMODULE_STAGE_COPY",
+         "MYMODULE_STAGE_BLOCK_BYTES", "MYMODULE_CHUNK_BYTES")
+SETTINGS = {
+    "12 workers": {"MYMODULE_HOST_WORKERS": "12"},
+    "8 workers, 4 slots": {"MYMODULE_HOST_WORKERS": "8", "MYMODULE_STAGE_SLOTS": "4"},
+    "1 worker, 1 slot": {"MYMODULE_HOST_WORKERS": "1", "MYMODULE_STAGE_SLOTS": "1"},
+    "16 workers": {"MYMODULE_HOST_WORKERS": "16"},
+    "workers by the CPUs": {},
+    "non-temporal asked": {"MYMODULE_HOST_WORKERS": "12", "MYMODULE_STAGE_COPY": "stream"},
+    "memcpy asked": {"MYMODULE_HOST_WORKERS": "12", "MYMODULE_STAGE_COPY": "memcpy"},
+    "memcpy in pieces, non-temporal asked": {"MYMODULE_STAGE_COPY": "stream",
+                                             "MYMODULE_STAGE_BLOCK_BYTES": "65536"},
+    "3 MiB chunks asked": {"MYMODULE_HOST_WORKERS": "12", "MYMODULE_CHUNK_BYTES": str(3 * MiB)},
+}
+
+
+@pytest.fixture(scope="module")
+def rules_exe(tmp_path_factory):
+    if not os.path.exists(NVCC):
+        pytest.skip("nvcc not found (CUDA_PATH)")
+    libraries = glob.glob(os.path.join(ROOT, "build", "*", "libvectoradd.a"))
+    if not libraries:
+        pytest.skip("no build/*/libvectoradd.a: `make lib` first")
+    library = max(libraries, key=os.path.getmtime)
+    exe = str(tmp_path_factory.mktemp("rules") / "staging_rules_host")
+    proc = subprocess.run([NVCC, "-std=c++17", "-O2", "-Xcompiler", "-Wall,-Wextra,-Werror",
+                           "-I", os.path.join(ROOT, "vectorAdd"),
+                           os.path.join(ROOT, "tests", "staging_rules_host.cu"), library,
+                           "-ldl", "-lrt", "-lpthread", "-o", exe],
+                          capture_output=True, text=True, env=tool_env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return exe
+
+
+def run_rules(exe, knobs):
+    env = {k: v for k, v in os.environ.items() if k not in KNOBS}
+    env.update(knobs)
+    run = subprocess.run([exe], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = [line.split() for line in run.stdout.splitlines()]
+    return {tuple(row[:-1]): int(row[-1]) for row in rows}
+
+
+@pytest.mark.parametrize("knobs", list(SETTINGS.values()), ids=list(SETTINGS))
+def test_staging_rules_follow_the_cache_and_the_knobs(rules_exe, knobs):
+    got = run_rules(rules_exe, knobs)
+    cache = last_level_cache_bytes()
+    assert got[("cache",)] == cache, got[("cache",)]
+    slots = int(knobs.get("MYMODULE_STAGE_SLOTS", 2))
+    asked_workers = int(knobs.get("MYMODULE_HOST_WORKERS", 0))
+    workers = asked_workers or max(1, min(12, (os.cpu_count() or 2) // 2))
+    copy = knobs.get("MYMODULE_STAGE_COPY")
+    for key, value in got.items():
+        if key[0] == "stream":
+            sharing, w, staged = map(int, key[1:])
+            if "MYMODULE_STAGE_BLOCK_BYTES" in knobs:
+                want = 0  # a memcpy in pieces was asked
+            elif copy is not None:
+                want = int(copy == "stream")
+            else:
+                want = int(bool(cache) and sharing * w * slots * staged > cache)
+            assert value == want, (key, value, cache, knobs)
+        elif key[0] == "chunk":
+            sharing = int(key[1])
+            if "MYMODULE_CHUNK_BYTES" in knobs:
+                want = int(knobs["MYMODULE_CHUNK_BYTES"])
+            else:
+                step = 512 << 10
+                fit = cache // 4 // (sharing * workers * slots * 2) // step * step
+                want = min(max(fit, MiB), 4 * MiB)
+            assert value == want, (key, value, cache, workers, knobs)
+        elif key[0] == "reduce":
+            w = int(key[1])
+            assert value == (w if asked_workers else min(w, 8)), (key, value, knobs)
+    # Every rule was printed: 48 rings, 4 chunk sizes, 4 worker counts and the cache.
+    assert len(got) == 48 + 4 + 4 + 1, sorted(got)
+
+
+def test_a_larger_ring_never_turns_the_copy_back_to_memcpy(rules_exe):
+    """Monotone in every factor: once a ring outgrows the cache, larger ones do too."""
+    got = run_rules(rules_exe, {"MYMODULE_HOST_WORKERS": "12"})
+    rings = sorted((s * w * b, v) for (kind, *rest), v in got.items() if kind == "stream"
+                   for s, w, b in [map(int, rest)])
+    values = [v for _, v in rings]
+    assert values == sorted(values), rings
