@@ -285,9 +285,9 @@ bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes) {
     // (12 workers a GPU, L3 300 MiB; rings of 48 to 192 MiB) add of 1e9 host
     // float64 took 371 ms on one GPU and 200 on two with a memcpy, against 415
     // and 313 with non-temporal stores; sum 157 and 93 against 173 and 139
-    // (session 28). On a 32-CPU two-H100 host, 4 MiB chunks of add (a 192 MiB
-    // ring a GPU) went the other way: 396 ms against 460 (session 13;
-    // bench/NOTES.md). An unknown cache size keeps the memcpy. The factors are
+    // (session 28). On a 32-CPU two-H100 host, whose cache size was not recorded,
+    // 4 MiB chunks of add (a 192 MiB ring a GPU) went the other way: 396 ms
+    // against 460 (session 13; bench/NOTES.md). An unknown cache size keeps the memcpy. The factors are
     // bounded (kMaxDevices x kMaxWorkers x kMaxStageSlots x two 64 MiB buffers),
     // so the product cannot overflow.
     const size_t cache = last_level_cache_bytes();
