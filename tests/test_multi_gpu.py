@@ -453,6 +453,21 @@ def last_level_cache_bytes():
     return size
 
 
+def elementwise_chunk_oracle(cache, gpus, workers, slots=2):
+    """The elementwise chunk in bytes (docs/SPEC.md): the staging rings of `gpus`
+    GPUs (workers x slots x two buffers each) within a quarter of `cache`, 1 to 4 MiB
+    in steps of 512 KiB."""
+    step = 512 << 10
+    fit = cache // 4 // (gpus * workers * slots * 2) // step * step
+    return min(max(fit, 1 << 20), 4 << 20)
+
+
+def staging_is_non_temporal(cache, ring):
+    """The copy rule (docs/SPEC.md): non-temporal stores only where the staging ring
+    is larger than a known last-level cache."""
+    return bool(cache) and ring > cache
+
+
 def test_last_level_cache_reads_as_lscpu_shows_it():
     """The oracle of the chunk rule below reads a plausible size where /sys has one."""
     size = last_level_cache_bytes()
@@ -486,12 +501,11 @@ def test_elementwise_chunks_keep_the_staging_ring_in_a_quarter_of_the_cache():
     split = [line for line in proc.stderr.splitlines() if line.startswith("[myModule pipeline] split add")]
     sharing = int(re.search(r"over (\d+) GPUs", split[0]).group(1)) if split else 1
     assert len(lines) == 2 and sharing == COUNT, where  # 1.5 GiB: a piece for every GPU
-    step = 512 << 10
     for line, gpus in zip(lines, (1, sharing)):
         found = re.search(r"chunks of (\d+), (\d+) workers", line)
         chunk, workers = int(found.group(1)), int(found.group(2))
-        fit = last_level_cache_bytes() // 4 // (gpus * workers * 2 * 2) // step * step
-        assert chunk * 8 == min(max(fit, 1 << 20), 4 << 20), (line, gpus, last_level_cache_bytes())
+        want = elementwise_chunk_oracle(last_level_cache_bytes(), gpus, workers)
+        assert chunk * 8 == want, (line, gpus, last_level_cache_bytes())
 
 
 @pytest.mark.gpu
@@ -527,7 +541,7 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
         chunk, workers = int(found.group(1)), int(found.group(2))
         workers_of[what] = workers
         ring = workers * slots * inputs * chunk * 8
-        expected = "non-temporal" if cache and ring > cache else "memcpy"
+        expected = "non-temporal" if staging_is_non_temporal(cache, ring) else "memcpy"
         assert found.group(3) == expected, (line, ring, cache)
     # A reduction takes at most 8 of the workers unless MYMODULE_HOST_WORKERS asked
     # for more (its 64 chunks here leave none idle).

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT
 from myModule.build import tool_env
-from test_multi_gpu import last_level_cache_bytes
+from test_multi_gpu import elementwise_chunk_oracle, last_level_cache_bytes, staging_is_non_temporal
 
 NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
 MiB = 1 << 20
@@ -79,16 +79,14 @@ def test_staging_rules_follow_the_cache_and_the_knobs(rules_exe, knobs):
             elif copy is not None:
                 want = int(copy == "stream")
             else:
-                want = int(bool(cache) and sharing * w * slots * staged > cache)
+                want = int(staging_is_non_temporal(cache, sharing * w * slots * staged))
             assert value == want, (key, value, cache, knobs)
         elif key[0] == "chunk":
             sharing = int(key[1])
             if "MYMODULE_CHUNK_BYTES" in knobs:
                 want = int(knobs["MYMODULE_CHUNK_BYTES"])
             else:
-                step = 512 << 10
-                fit = cache // 4 // (sharing * workers * slots * 2) // step * step
-                want = min(max(fit, MiB), 4 * MiB)
+                want = elementwise_chunk_oracle(cache, sharing, workers, slots)
             assert value == want, (key, value, cache, workers, knobs)
         elif key[0] == "reduce":
             w = int(key[1])
