@@ -276,6 +276,33 @@ def test_host_data_large_goes_through_the_pipeline(op, rng):
                        np.dtype(dtype).kind == "c")
 
 
+# (first input, second input) of n elements: a chunk's inputs lie side by side in one
+# pinned buffer and go up in one copy (stage_inputs, vectorAdd/host_path.cu), so the
+# second one's place depends on the first one's width and on whether it is a scalar.
+SIDE_BY_SIDE = {
+    "float32, float64": lambda rng, n: (rng.standard_normal(n).astype(np.float32), rng.standard_normal(n)),
+    "float64, float32": lambda rng, n: (rng.standard_normal(n), rng.standard_normal(n).astype(np.float32)),
+    "int8, float64": lambda rng, n: (rng.integers(-128, 128, n, dtype=np.int8), rng.standard_normal(n)),
+    "complex128, float32": lambda rng, n: (
+        rng.standard_normal(n) + 1j * rng.standard_normal(n), rng.standard_normal(n).astype(np.float32)),
+    "broadcast scalar, float64": lambda rng, n: (np.broadcast_to(np.float64(-2.5), (n,)), rng.standard_normal(n)),
+    "float64, broadcast scalar": lambda rng, n: (rng.standard_normal(n), np.broadcast_to(np.float32(3.25), (n,))),
+}
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("pair", sorted(SIDE_BY_SIDE))
+@pytest.mark.parametrize("n", [3 * 2**20 + 5, 2**22 + 255])
+def test_pipeline_uploads_two_inputs_of_any_width_in_one_copy(pair, n, rng):
+    a, b = SIDE_BY_SIDE[pair](rng, n)
+    for name in ("subtract", "multiply"):
+        got = getattr(myModule, name)(a, b, device="cuda")
+        assert_same_result(got, getattr(np, name)(a, b))
+        got = getattr(myModule, name)(b, a, device="cuda")
+        assert_same_result(got, getattr(np, name)(b, a))
+
+
 @pytest.mark.gpu
 @requires_gpu
 @pytest.mark.parametrize("op", [op for op in ELEMENTWISE if op["nin"] >= 2], ids=ids(

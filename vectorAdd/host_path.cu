@@ -106,27 +106,40 @@ size_t staged_bytes(const HostInput &in, int64_t count) {
     return in.scalar ? in.size : static_cast<size_t>(count) * in.size;
 }
 
-// Copies elements [begin, begin+count) of `in` into the slot's pinned buffer k,
-// queues their upload, and describes them on the device; `streaming` is the
-// call's choice of staging copy (stage_streaming). `trace` (may be null) gets the
-// memcpy's and the enqueue's times, `t` being the time now.
-va_status stage_chunk(const HostInput &in, int k, bool streaming, StageSlot &slot, cudaStream_t stream,
-                      int64_t begin, int64_t count, va_array *view, WorkerTrace *trace, int64_t &t) {
-    const size_t bytes = staged_bytes(in, count);
-    const char *src = in.scalar ? in.data : in.data + static_cast<size_t>(begin) * in.size;
-    stage_copy(slot.pinned_in[k], src, bytes, streaming);
+// Copies elements [begin, begin+count) of inputs[0..nin) side by side into the
+// slot's pinned buffer, each at a 256-byte boundary, queues one upload of them
+// all, and describes each on the device; `streaming` is the call's choice of
+// staging copy (stage_streaming). One copy of both inputs rather than one an
+// input halves the transfers the link pays a fixed gap for: add of two 1e9 host
+// float64 arrays into a pinned out= took 316-324 ms in 2 MiB chunks against
+// 329-333 with a copy an input, and 344-357 against 366-374 in 1 MiB chunks, on
+// an H200 (16 CPUs, 8 workers; session 29, bench/probes/zero_copy.cu, five rounds
+// on two machines; bench/NOTES.md). `trace` (may be null) gets the memcpy's and
+// the enqueue's times, `t` being the time now.
+va_status stage_inputs(const HostInput *inputs, int nin, bool streaming, StageSlot &slot, cudaStream_t stream,
+                       int64_t begin, int64_t count, va_array *views, WorkerTrace *trace, int64_t &t) {
+    size_t at = 0, end = 0, staged = 0;
+    for (int k = 0; k < nin; ++k) {
+        const HostInput &in = inputs[k];
+        const size_t bytes = staged_bytes(in, count);
+        const char *src = in.scalar ? in.data : in.data + static_cast<size_t>(begin) * in.size;
+        stage_copy(slot.pinned_in + at, src, bytes, streaming);
+        std::memset(&views[k], 0, sizeof(views[k]));
+        views[k].data = slot.dev_in + at;
+        views[k].dtype = in.dtype;
+        views[k].ndim = 1;
+        views[k].shape[0] = count;
+        views[k].strides[0] = in.scalar ? 0 : static_cast<int64_t>(in.size);
+        staged += bytes;
+        end = at + bytes;
+        at = align_up(end);  // within kPipelineInputs x chunk_bytes(): bytes <= chunk_bytes(), a page multiple
+    }
     if (trace != nullptr) {
         trace_lap(&trace->stage, t);
-        trace->bytes += static_cast<int64_t>(bytes);
+        trace->bytes += static_cast<int64_t>(staged);
     }
-    VA_CUDA_CHECK(cudaMemcpyAsync(slot.dev_in[k], slot.pinned_in[k], bytes, cudaMemcpyHostToDevice, stream));
+    VA_CUDA_CHECK(cudaMemcpyAsync(slot.dev_in, slot.pinned_in, end, cudaMemcpyHostToDevice, stream));
     trace_lap(trace != nullptr ? &trace->enqueue : nullptr, t);
-    std::memset(view, 0, sizeof(*view));
-    view->data = slot.dev_in[k];
-    view->dtype = in.dtype;
-    view->ndim = 1;
-    view->shape[0] = count;
-    view->strides[0] = in.scalar ? 0 : static_cast<int64_t>(in.size);
     return VA_SUCCESS;
 }
 
@@ -193,9 +206,7 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array views[kPipelineInputs], vo;
-        for (int k = 0; k < nin; ++k)
-            VA_CHECK(stage_chunk(inputs[k], k, streaming, slot, worker.stream, begin, count, &views[k],
-                                 wt, t));
+        VA_CHECK(stage_inputs(inputs, nin, streaming, slot, worker.stream, begin, count, views, wt, t));
         std::memset(&vo, 0, sizeof(vo));
         vo.data = slot.dev_out;
         vo.dtype = out->dtype;
@@ -243,7 +254,7 @@ va_status reduce_chunks(int device, int sharing, va_op op, const HostInput &in, 
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array view;
-        VA_CHECK(stage_chunk(in, 0, streaming, slot, worker.stream, begin, count, &view, wt, t));
+        VA_CHECK(stage_inputs(&in, 1, streaming, slot, worker.stream, begin, count, &view, wt, t));
         return reduce_on_stream(device, worker.stream, op, &view, count, worker.scratch,
                                 partials + (c - c0) * acc_size, true);
     });

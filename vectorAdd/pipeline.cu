@@ -68,11 +68,9 @@ va_status build_worker(StageWorker &w) {
     w.nslots = stage_slots();
     for (int k = 0; k < w.nslots; ++k) {
         StageSlot &s = w.slots[k];
-        for (int i = 0; i < kPipelineInputs; ++i) {
-            VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in[i]), chunk_bytes(),
-                                        cudaHostAllocPortable));
-            VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in[i]), chunk_bytes()));
-        }
+        const size_t inputs_bytes = kPipelineInputs * chunk_bytes();
+        VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in), inputs_bytes, cudaHostAllocPortable));
+        VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in), inputs_bytes));
         VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), chunk_bytes()));
         VA_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
     }
@@ -85,10 +83,8 @@ va_status build_worker(StageWorker &w) {
 
 void destroy_worker(StageWorker &w) {
     for (StageSlot &s : w.slots) {
-        for (int k = 0; k < kPipelineInputs; ++k) {
-            if (s.pinned_in[k]) cudaFreeHost(s.pinned_in[k]);
-            if (s.dev_in[k]) cudaFree(s.dev_in[k]);
-        }
+        if (s.pinned_in) cudaFreeHost(s.pinned_in);
+        if (s.dev_in) cudaFree(s.dev_in);
         if (s.dev_out) cudaFree(s.dev_out);
         if (s.done) cudaEventDestroy(s.done);
     }

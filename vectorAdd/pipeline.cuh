@@ -22,9 +22,11 @@ constexpr int kPipelineInputs = 2;
 // back: stage_slots() of at most this many.
 constexpr int kMaxStageSlots = 4;
 
+// A chunk's inputs lie side by side in one pinned buffer and one device buffer
+// (kPipelineInputs x chunk_bytes() each), so that one copy uploads them all.
 struct StageSlot {
-    char *pinned_in[kPipelineInputs] = {nullptr, nullptr};
-    char *dev_in[kPipelineInputs] = {nullptr, nullptr};
+    char *pinned_in = nullptr;
+    char *dev_in = nullptr;
     char *dev_out = nullptr;
     cudaEvent_t done = nullptr;  // the slot's last chunk has left the GPU
 };
