@@ -53,9 +53,16 @@ va_status device_pool(int device, cudaMemPool_t *pool) {
 }
 
 // Blocks up to 64 MiB are also kept on the host side, per device and size class, and
-// handed out again without a call into the runtime: every allocation of the
-// library is used in the order of its one stream per device, so a block freed
-// after some queued work and reused by work queued later is safe.
+// handed out again without a call into the runtime: a block freed after work
+// queued on the device's library stream is safe to reuse for work queued there
+// later. Only that stream's blocks are kept and handed out (served_by_cache): the
+// host pipeline's workers queue on streams of their own, and a block one worker
+// freed while its kernel still read it, handed to another worker, was overwritten
+// under it (a complex multiply of a float32 host input, whose conversion buffer
+// is such a block, returned another chunk's values for two chunks; session 29).
+// Blocks freed on any other stream go back to the pool, whose reuse follows the
+// streams' order. Every small block is rounded up to its class, wherever it is
+// allocated, so that any block the cache holds fills its class.
 constexpr size_t kSmallBlock = size_t(64) << 20;
 constexpr size_t kSmallCacheCap = size_t(1) << 30;
 std::mutex g_small_mutex;
@@ -90,6 +97,12 @@ bool keep_small(int device, size_t size, void *ptr) {
     return true;
 }
 
+// Whether the host-side cache may keep or hand out a block used on `stream`.
+bool served_by_cache(int device, cudaStream_t stream) {
+    cudaStream_t own = nullptr;
+    return quiet_library_stream(device, &own) == VA_SUCCESS && own == stream;
+}
+
 }  // namespace
 
 // Hands the host-side cache of small blocks back to the pool (stream-ordered).
@@ -107,7 +120,7 @@ va_status pool_alloc(int device, cudaStream_t stream, size_t nbytes, void **ptr)
     const size_t request = nbytes;  // what the counters and pool_free see
     const bool small = nbytes <= kSmallBlock && !pool_disabled();
     if (small) {
-        *ptr = take_small(device, small_class(nbytes));
+        *ptr = served_by_cache(device, stream) ? take_small(device, small_class(nbytes)) : nullptr;
         if (*ptr != nullptr) {
             g_bytes_in_use += static_cast<int64_t>(request);
             g_live_allocations += 1;
@@ -142,7 +155,7 @@ void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
     if (small) {
         g_bytes_in_use -= static_cast<int64_t>(nbytes);
         g_live_allocations -= 1;
-        if (keep_small(device, small_class(nbytes), ptr)) return;
+        if (served_by_cache(device, stream) && keep_small(device, small_class(nbytes), ptr)) return;
         cudaFreeAsync(ptr, stream);
         cudaGetLastError();
         return;

@@ -8,7 +8,9 @@
 
 namespace va {
 
-// Allocation and release on the library stream of `device` (current already).
+// Allocation and release ordered on `stream` (current `device`): its library stream,
+// or a host pipeline worker's. Only the library stream's small blocks are cached on
+// the host side (memory.cu).
 va_status pool_alloc(int device, cudaStream_t stream, size_t nbytes, void **ptr);
 void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes);
 

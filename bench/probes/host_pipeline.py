@@ -72,6 +72,10 @@ CONFIGS = {
     "stream+chunk4m": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_CHUNK_BYTES": str(4 * MiB)},
     "memcpy+chunk1m+workers16": {"MYMODULE_STAGE_COPY": "memcpy", "MYMODULE_CHUNK_BYTES": str(MiB),
                                  "MYMODULE_HOST_WORKERS": "16"},
+    # Session 29, an H200 host (16 CPUs): sum's copies made larger with the ring kept
+    # (one slot a worker of twice the bytes).
+    "slots1+chunk8m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(8 * MiB)},
+    "slots1+chunk6m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(6 * MiB)},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
