@@ -6,29 +6,18 @@ are compiled into a small host program (tests/divmod_host.cu), with no GPU; and 
 the GPU through the library, where the device's own division, fma, trunc and fmod
 run the same steps (an fma-based fmod once passed the first and failed the
 second)."""
-import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 
-from conftest import GPU_MARKS, ROOT
-from myModule.build import tool_env  # nvcc's host tools where PATH lacks them (make test-wheel)
-
-NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
+from conftest import GPU_MARKS
+from host_programs import build_program
 
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    if not os.path.exists(NVCC):
-        pytest.skip("nvcc not found (CUDA_PATH)")
-    exe = str(tmp_path_factory.mktemp("divmod") / "divmod_host")
-    proc = subprocess.run([NVCC, "-std=c++17", "-O2", "-Xcompiler", "-Wall,-Wextra,-Werror",
-                           "-I", os.path.join(ROOT, "vectorAdd"), os.path.join(ROOT, "tests", "divmod_host.cu"),
-                           "-o", exe], capture_output=True, text=True, env=tool_env())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return exe
+    return build_program(tmp_path_factory.mktemp("divmod") / "divmod_host", ["tests/divmod_host.cu"])
 
 
 def edge_values(dtype):

@@ -5,36 +5,21 @@ work queued there still reads it is never refilled by work on another stream fir
 holds a kernel on the first stream behind a host flag while the second stream refills
 a block of the same size; the kernel must still read the first stream's bytes. It is
 built here on every machine (CI too); it runs where there is a GPU."""
-import glob
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT, requires_gpu
-from myModule.build import tool_env
+from conftest import requires_gpu
+from host_programs import build_program
 
-NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
 PAIRS = ("library-then-worker", "worker-then-library", "worker-then-worker", "library-then-library")
 
 
 @pytest.fixture(scope="module")
 def pool_exe(tmp_path_factory):
-    if not os.path.exists(NVCC):
-        pytest.skip("nvcc not found (CUDA_PATH)")
-    libraries = glob.glob(os.path.join(ROOT, "build", "*", "libvectoradd.a"))
-    if not libraries:
-        pytest.skip("no build/*/libvectoradd.a: `make lib` first")
-    library = max(libraries, key=os.path.getmtime)
-    exe = str(tmp_path_factory.mktemp("pool") / "pool_streams")
-    proc = subprocess.run([NVCC, "-std=c++17", "-O2", "-Xcompiler", "-Wall,-Wextra,-Werror",
-                           "-I", os.path.join(ROOT, "vectorAdd"),
-                           os.path.join(ROOT, "tests", "pool_streams.cu"), library,
-                           "-ldl", "-lrt", "-lpthread", "-o", exe],
-                          capture_output=True, text=True, env=tool_env())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return exe
+    return build_program(tmp_path_factory.mktemp("pool") / "pool_streams", ["tests/pool_streams.cu"],
+                         with_library=True)
 
 
 def test_pool_streams_program_builds(pool_exe):

@@ -6,18 +6,14 @@ chunk for 1 to 4 GPUs staging at once (their rings within a quarter of the cache
 1 to 4 MiB in steps of 512 KiB) and the workers a reduction takes (at most 8 unless
 MYMODULE_HOST_WORKERS is set). The GPU tests (test_multi_gpu.py) check the same
 rules through the pipeline's trace."""
-import glob
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT
-from myModule.build import tool_env
+from host_programs import build_program
 from test_multi_gpu import elementwise_chunk_oracle, last_level_cache_bytes, staging_is_non_temporal
 
-NVCC = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
 MiB = 1 << 20
 KNOBS = ("MYMODULE_HOST_WORKERS", "MYMODULE_STAGE_SLOTS", "MYMODULE_STAGE_COPY",
          "MYMODULE_STAGE_BLOCK_BYTES", "MYMODULE_CHUNK_BYTES")
@@ -37,20 +33,8 @@ SETTINGS = {
 
 @pytest.fixture(scope="module")
 def rules_exe(tmp_path_factory):
-    if not os.path.exists(NVCC):
-        pytest.skip("nvcc not found (CUDA_PATH)")
-    libraries = glob.glob(os.path.join(ROOT, "build", "*", "libvectoradd.a"))
-    if not libraries:
-        pytest.skip("no build/*/libvectoradd.a: `make lib` first")
-    library = max(libraries, key=os.path.getmtime)
-    exe = str(tmp_path_factory.mktemp("rules") / "staging_rules_host")
-    proc = subprocess.run([NVCC, "-std=c++17", "-O2", "-Xcompiler", "-Wall,-Wextra,-Werror",
-                           "-I", os.path.join(ROOT, "vectorAdd"),
-                           os.path.join(ROOT, "tests", "staging_rules_host.cu"), library,
-                           "-ldl", "-lrt", "-lpthread", "-o", exe],
-                          capture_output=True, text=True, env=tool_env())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return exe
+    return build_program(tmp_path_factory.mktemp("rules") / "staging_rules_host",
+                         ["tests/staging_rules_host.cu"], with_library=True)
 
 
 def run_rules(exe, knobs):
