@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The whole test suite on a GPU machine in the few minutes a device call has: the
+# build (the extension and the C test program, for one architecture), the C tests,
+# pytest split into SHARDS processes side by side (MYMODULE_TEST_SHARD), every
+# failure of the shards run again alone (a process that shares the GPU with three
+# others now and then finds its memory taken), then the tests that compare the GPU's
+# free memory, which must run alone. Every GPU test must run: MYMODULE_REQUIRE_GPU=1.
+# A line a step goes to SUMMARY; the logs stay in LOGS.
+# Usage: scripts/gpu_suite.sh SUMMARY [LOGS] (environment: CUDA_ARCH=90, PYTHON=python3,
+#        SHARDS=4, SHARD_SECONDS=280, PYTEST_ARGS="tests")
+set -u
+SUMMARY=${1:?usage: scripts/gpu_suite.sh SUMMARY [LOGS]}
+LOGS=${2:-/tmp/gpu_suite}
+CUDA_ARCH=${CUDA_ARCH:-90}
+PYTHON=${PYTHON:-python3}
+SHARDS=${SHARDS:-4}
+SHARD_SECONDS=${SHARD_SECONDS:-280}
+PYTEST_ARGS=${PYTEST_ARGS:-tests}
+cd "$(dirname "$0")/.." || exit 1
+mkdir -p "$LOGS"
+export MYMODULE_REQUIRE_GPU=1
+BUILD=build/release-sm_$CUDA_ARCH
+if ! make build "$BUILD/test_c" CUDA_ARCH="$CUDA_ARCH" PYTHON="$PYTHON" > "$LOGS/build.txt" 2>&1; then
+    echo "build failed:" >> "$SUMMARY"
+    tail -30 "$LOGS/build.txt" >> "$SUMMARY"
+    exit 1
+fi
+echo "build: $(grep -c NVCC "$LOGS/build.txt") files compiled" >> "$SUMMARY"
+timeout 150 "$BUILD/test_c" > "$LOGS/test_c.txt" 2>&1
+echo "C tests rc=$?: $(tail -1 "$LOGS/test_c.txt")" >> "$SUMMARY"
+grep -E "FAIL" "$LOGS/test_c.txt" | head -20 >> "$SUMMARY"
+start=$SECONDS
+for i in $(seq 0 $((SHARDS - 1))); do
+    # shellcheck disable=SC2086 # PYTEST_ARGS is a list of words
+    MYMODULE_TEST_SHARD=$i/$SHARDS timeout "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE -p no:cacheprovider \
+        $PYTEST_ARGS > "$LOGS/pytest_$i.txt" 2>&1 &
+done
+wait
+for i in $(seq 0 $((SHARDS - 1))); do
+    last=$(tail -1 "$LOGS/pytest_$i.txt")
+    case "$last" in
+        *" in "*s*) echo "shard $i/$SHARDS: $last" ;;
+        *) echo "shard $i/$SHARDS: cut off at ${SHARD_SECONDS} s (no summary line)" ;;
+    esac
+done >> "$SUMMARY"
+echo "pytest shards took $((SECONDS - start)) s" >> "$SUMMARY"
+grep -h -E "^(FAILED|ERROR) " "$LOGS"/pytest_*.txt | sed -E "s/^(FAILED|ERROR) //; s/ - .*$//" > "$LOGS/failed.txt"
+if [ -s "$LOGS/failed.txt" ]; then
+    echo "failed in the shards:" >> "$SUMMARY"
+    head -30 "$LOGS/failed.txt" >> "$SUMMARY"
+    tr "\n" "\0" < "$LOGS/failed.txt" | timeout 120 xargs -0 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider \
+        > "$LOGS/rerun.txt" 2>&1
+    echo "the failures alone: $(tail -1 "$LOGS/rerun.txt")" >> "$SUMMARY"
+    grep -E "^(FAILED|ERROR) " "$LOGS/rerun.txt" | cut -c1-300 | head >> "$SUMMARY"
+fi
+timeout 90 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -m gpu_memory_alone tests > "$LOGS/alone.txt" 2>&1
+echo "gpu_memory_alone: $(tail -1 "$LOGS/alone.txt")" >> "$SUMMARY"
+grep -E "^(FAILED|ERROR) " "$LOGS/alone.txt" | cut -c1-300 >> "$SUMMARY"
