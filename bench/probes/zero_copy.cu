@@ -306,6 +306,17 @@ int main(int argc, char **argv) {
         };
         Kernels k;
         char name[160];
+        // The in-place kernel's shapes (call 1): packs a thread in flight and grids.
+        for (int u : {1, 2, 4, 8})
+            for (int blocks : {0, prop.multiProcessorCount * 4, prop.multiProcessorCount * 16})
+                for (size_t chunk : {4 * kMiB, 2 * kMiB}) {
+                    k.sum_u = u;
+                    k.sum_blocks = blocks;
+                    std::snprintf(name, sizeof name, "kernel reads pinned, U=%d grid %s%d, %zu MiB, 8 streams", u,
+                                  blocks == 0 ? "tiles<=" : "", blocks == 0 ? kMaxBlocks : blocks, chunk / kMiB);
+                    row(name, median_of(rounds, [&] { return link_sum(k, ring, ring_bytes, dev, bytes, chunk, 8, 1, partials); }));
+                }
+        k = Kernels();
         // mix: 0 every piece copied then summed; 1 every piece read in place by the
         // kernel; m > 1 one piece in m read in place, the others copied (the two
         // ways share the link: the kernel's reads may fill the copies' gaps).
