@@ -23,6 +23,13 @@ long long env_count(const char *name) {
     return parsed > 0 ? parsed : 0;
 }
 
+// The workers MYMODULE_HOST_WORKERS asks for (at most kMaxWorkers), or 0 where
+// it is not set; read once.
+int asked_workers() {
+    static const int asked = static_cast<int>(std::min<long long>(env_count("MYMODULE_HOST_WORKERS"), kMaxWorkers));
+    return asked;
+}
+
 // Half the hardware threads (the staging copy is bound by memory, not by
 // cores), at most 12 unless MYMODULE_HOST_WORKERS asks for more (16 at most).
 // 12 a GPU on a 32-CPU two-H100 host: add of 1e9 host float64 396 ms on one GPU
@@ -30,8 +37,7 @@ long long env_count(const char *name) {
 // run (bench/NOTES.md, session 13); a 16-CPU host keeps 8.
 int worker_count() {
     static const int count = [] {
-        const long long asked = env_count("MYMODULE_HOST_WORKERS");
-        if (asked > 0) return static_cast<int>(std::min<long long>(asked, kMaxWorkers));
+        if (asked_workers() > 0) return asked_workers();
         const unsigned hw = std::thread::hardware_concurrency();
         return static_cast<int>(std::max(1u, std::min<unsigned>(12, hw == 0 ? 1 : hw / 2)));
     }();
@@ -49,8 +55,7 @@ int reduction_workers(const Pipeline &p) {
     // 155.3-157.2 and 95.6-96.4 with 12 (session 28, two runs; bench/NOTES.md),
     // while add on two GPUs wants its 12 (196-200 ms against 235-253). Which
     // worker takes a chunk changes no bit. An asked MYMODULE_HOST_WORKERS is kept.
-    static const bool asked = env_count("MYMODULE_HOST_WORKERS") > 0;
-    return asked ? p.workers : std::min(p.workers, 8);
+    return asked_workers() > 0 ? p.workers : std::min(p.workers, 8);
 }
 
 int stage_slots() {
