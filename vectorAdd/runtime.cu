@@ -28,6 +28,12 @@ bool env_flag(const char *name) {
     return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
 }
 
+long long env_count(const char *name) {
+    const char *v = std::getenv(name);
+    const long long parsed = (v != nullptr && v[0] != '\0') ? std::strtoll(v, nullptr, 10) : 0;
+    return parsed > 0 ? parsed : 0;
+}
+
 bool overlapped_launches(int device) {
     if (device < 0 || device >= kMaxDevices) return false;
     int known = g_overlap[device].load(std::memory_order_relaxed);

@@ -79,6 +79,9 @@ void shutdown_blas();
 // True when the environment variable `name` is set to something other than ""
 // or "0" (the switches MYMODULE_NO_POOL and MYMODULE_NO_OVERLAP).
 bool env_flag(const char *name);
+// The positive integer the environment variable `name` holds, or 0 where it is
+// unset, empty, not a number or not positive (the pipeline's counts and sizes).
+long long env_count(const char *name);
 
 // Multiprocessor count of `device`, read once.
 int multiprocessor_count(int device);
