@@ -7,14 +7,14 @@
 # free memory, which must run alone. Every GPU test must run: MYMODULE_REQUIRE_GPU=1.
 # A line a step goes to SUMMARY; the logs stay in LOGS.
 # Usage: scripts/gpu_suite.sh SUMMARY [LOGS] (environment: CUDA_ARCH=90, PYTHON=python3,
-#        SHARDS=4, SHARD_SECONDS=280, PYTEST_ARGS="tests")
+#        SHARDS=5, SHARD_SECONDS=300, PYTEST_ARGS="tests")
 set -u
 SUMMARY=${1:?usage: scripts/gpu_suite.sh SUMMARY [LOGS]}
 LOGS=${2:-/tmp/gpu_suite}
 CUDA_ARCH=${CUDA_ARCH:-90}
 PYTHON=${PYTHON:-python3}
-SHARDS=${SHARDS:-4}
-SHARD_SECONDS=${SHARD_SECONDS:-280}
+SHARDS=${SHARDS:-5}
+SHARD_SECONDS=${SHARD_SECONDS:-300}
 PYTEST_ARGS=${PYTEST_ARGS:-tests}
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$LOGS"
@@ -32,7 +32,7 @@ grep -E "FAIL" "$LOGS/test_c.txt" | head -20 >> "$SUMMARY"
 start=$SECONDS
 for i in $(seq 0 $((SHARDS - 1))); do
     # shellcheck disable=SC2086 # PYTEST_ARGS is a list of words
-    MYMODULE_TEST_SHARD=$i/$SHARDS timeout "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE -p no:cacheprovider \
+    MYMODULE_TEST_SHARD=$i/$SHARDS timeout "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE -p no:cacheprovider --durations=15 \
         $PYTEST_ARGS > "$LOGS/pytest_$i.txt" 2>&1 &
 done
 wait

@@ -14,7 +14,7 @@ int main() {
         for (int workers : {1, 8, 12, 16})
             for (size_t mib : {1, 4, 8, 64})
                 std::printf("stream %d %d %zu %d\n", sharing, workers, mib << 20,
-                            va::stage_streaming(sharing, static_cast<size_t>(workers * va::stage_slots()) * (mib << 20)) ? 1 : 0);
+                            va::stage_streaming(sharing, workers, mib << 20) ? 1 : 0);
     for (int sharing = 1; sharing <= 4; ++sharing)
         std::printf("chunk %d %zu\n", sharing, va::elementwise_chunk_bytes(sharing));
     for (int workers : {1, 8, 12, 16}) {

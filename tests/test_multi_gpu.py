@@ -375,8 +375,6 @@ KNOBS = {
     "more slots than there are": {"MYMODULE_STAGE_SLOTS": "99"},
     "non-temporal staging asked": {"MYMODULE_STAGE_COPY": "stream"},
     "memcpy staging asked": {"MYMODULE_STAGE_COPY": "memcpy"},
-    "a reduction's chunks a copy each": {"MYMODULE_REDUCE_BATCH_CHUNKS": "1"},
-    "a reduction's chunks 3 a copy, one slot": {"MYMODULE_REDUCE_BATCH_CHUNKS": "3", "MYMODULE_STAGE_SLOTS": "1"},
 }
 
 KNOB_SCRIPT = """
@@ -428,14 +426,6 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
     for line in adds + sums:
         chunk = int(re.search(r"chunks of (\d+),", line).group(1))
         assert 0 < chunk <= buffer // 8, line
-    # A reduction uploads its chunks in batches (reduce_batches.cuh); add a chunk a copy.
-    slots = min(int(knobs.get("MYMODULE_STAGE_SLOTS", 2)), 4)
-    asked = int(knobs.get("MYMODULE_REDUCE_BATCH_CHUNKS", 4))
-    for line in adds + sums:
-        found = re.search(r"(\d+) chunks of (\d+), (\d+) a copy,", line)
-        nchunks, chunk, per_copy = (int(found.group(k)) for k in range(1, 4))
-        want = 1 if line in adds else reduction_batch_oracle(slots * 2 * buffer, chunk * 8, nchunks, asked)
-        assert per_copy == want, line
     copy = {"stream": "non-temporal staging", "memcpy": "memcpy staging"}.get(knobs.get("MYMODULE_STAGE_COPY"))
     if copy is not None:
         assert all(copy in line for line in adds + sums), where
@@ -470,13 +460,6 @@ def elementwise_chunk_oracle(cache, gpus, workers, slots=2):
     step = 512 << 10
     fit = cache // 4 // (gpus * workers * slots * 2) // step * step
     return min(max(fit, 1 << 20), 4 << 20)
-
-
-def reduction_batch_oracle(region, chunk_bytes, nchunks, asked=4):
-    """Chunks a pipelined reduction uploads at a time (docs/SPEC.md): as many as
-    asked (MYMODULE_REDUCE_BATCH_CHUNKS, 4), as a worker's region holds, and as
-    leave the call 16 batches; at least one."""
-    return max(1, min(asked, region // chunk_bytes, nchunks // 16))
 
 
 def staging_is_non_temporal(cache, ring):
@@ -519,7 +502,7 @@ def test_elementwise_chunks_keep_the_staging_ring_in_a_quarter_of_the_cache():
     sharing = int(re.search(r"over (\d+) GPUs", split[0]).group(1)) if split else 1
     assert len(lines) == 2 and sharing == COUNT, where  # 1.5 GiB: a piece for every GPU
     for line, gpus in zip(lines, (1, sharing)):
-        found = re.search(r"chunks of (\d+), 1 a copy, (\d+) workers", line)
+        found = re.search(r"chunks of (\d+), (\d+) workers", line)
         chunk, workers = int(found.group(1)), int(found.group(2))
         want = elementwise_chunk_oracle(last_level_cache_bytes(), gpus, workers)
         assert chunk * 8 == want, (line, gpus, last_level_cache_bytes())
@@ -547,94 +530,23 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
     """
     slots = min(int(knobs.get("MYMODULE_STAGE_SLOTS", 2)), 4)
     proc, where = run_python(script, MYMODULE_PIPELINE_TRACE="1", MYMODULE_STAGE_COPY="",
-                             MYMODULE_REDUCE_BATCH_CHUNKS="",
                              **{"MYMODULE_CHUNK_BYTES": "", "MYMODULE_STAGE_SLOTS": "", **knobs})
     assert proc.returncode == 0 and proc.stdout.split() == ["True", str(float(1 << 25))], where
     cache = last_level_cache_bytes()
     workers_of = {}
     for what, inputs in (("add", 2), ("sum", 1)):
         line = next(line for line in proc.stderr.splitlines() if "] GPU 0 %s n=" % what in line)
-        found = re.search(r"(\d+) chunks of (\d+), (\d+) a copy, (\d+) workers, (memcpy|non-temporal) staging",
-                          line)
+        found = re.search(r"chunks of (\d+), (\d+) workers, (memcpy|non-temporal) staging", line)
         assert found, line
-        nchunks, chunk, per_copy, workers = (int(found.group(k)) for k in range(1, 5))
+        chunk, workers = int(found.group(1)), int(found.group(2))
         workers_of[what] = workers
-        if what == "add":
-            assert per_copy == 1, line
-            ring = workers * slots * inputs * chunk * 8
-        else:  # batches of chunks in a ring of the first 4 workers' regions
-            region = slots * 2 * int(knobs.get("MYMODULE_CHUNK_BYTES", 4 << 20))
-            assert per_copy == reduction_batch_oracle(region, chunk * 8, nchunks), line
-            ring = min(4, workers_of["add"]) * per_copy * chunk * 8
+        ring = workers * slots * inputs * chunk * 8
         expected = "non-temporal" if staging_is_non_temporal(cache, ring) else "memcpy"
-        assert found.group(5) == expected, (line, ring, cache)
+        assert found.group(3) == expected, (line, ring, cache)
     # A reduction takes at most 8 of the workers unless MYMODULE_HOST_WORKERS asked
     # for more (its 64 chunks here leave none idle).
     asked = "MYMODULE_HOST_WORKERS" in knobs
     assert workers_of["sum"] == (workers_of["add"] if asked else min(workers_of["add"], 8)), where
-
-
-BATCH_SCRIPT = """
-import json
-import numpy as np
-import myModule as mm
-rng = np.random.default_rng(7)
-mm.set_devices([0])
-out, traces = {}, 0
-for n in (3 * 2**20 + 7, 2**22 + 255):   # the last batch, chunk and piece not whole
-    for dtype in ("float64", "float32", "int8", "uint16", "int64", "complex128", "bool"):
-        if dtype == "bool":
-            x = rng.random(n) < 0.5
-        elif np.dtype(dtype).kind in "iu":
-            x = rng.integers(0, 3, n).astype(dtype)
-        elif dtype == "complex128":
-            x = rng.standard_normal(n) + 1j * rng.standard_normal(n)
-        else:
-            x = rng.standard_normal(n).astype(dtype)
-        for op in mm.ops:
-            if op["kind"] != "reduction":
-                continue
-            key = "%s %s %d" % (op["name"], dtype, n)
-            try:
-                got = np.asarray(getattr(mm, op["name"])(x, device="cuda"))
-            except TypeError:
-                out[key] = "refused"
-                continue
-            out[key] = got.tobytes().hex()
-            exact = dtype != "complex128" and (op["name"] not in ("sum", "prod", "mean") or x.dtype.kind in "biu")
-            if exact:   # order-free results, and integer sums: NumPy's value and dtype
-                want = np.asarray(getattr(np, op["name"])(x))
-                if got.dtype != want.dtype or got.tobytes() != want.tobytes():
-                    out[key] = "not NumPy's: %r against %r" % (got, want)
-print(json.dumps(out))
-"""
-
-
-@pytest.mark.gpu
-@requires_gpu
-def test_reductions_uploaded_in_batches_keep_every_bit():
-    """A pipelined reduction uploads several chunks in one copy (reduce_batches.cuh);
-    each chunk is still reduced alone and the partials combined in chunk order, so
-    every reduction of every kind of dtype has the bits of a chunk a copy, whatever
-    the batch, also where its last batch, chunk and piece are not whole; and those
-    bits are NumPy's where the sum is exact."""
-    import json
-
-    from gpu_helpers import run_python
-    results = []
-    for asked in ("", "1", "2", "3"):  # 64 chunks a call: at most 4 a copy
-        proc, where = run_python(BATCH_SCRIPT, MYMODULE_REDUCE_BATCH_CHUNKS=asked, MYMODULE_HOST_WORKERS="",
-                                 MYMODULE_STAGE_SLOTS="", MYMODULE_CHUNK_BYTES="", MYMODULE_PIPELINE_TRACE="1")
-        assert proc.returncode == 0, where
-        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-        per_copy = {int(m) for m in re.findall(r"sum n=\d+: \d+ chunks of \d+, (\d+) a copy", proc.stderr)}
-        # (1-byte dtypes have 48 chunks of 65536 here: 3 a copy.)
-        assert max(per_copy) == int(asked or 4) and min(per_copy) >= min(int(asked or 4), 3), (asked, per_copy)
-    assert all(r == results[0] for r in results[1:]), [
-        key for key in results[0] if any(r[key] != results[0][key] for r in results[1:])]
-    assert len(results[0]) == 2 * 7 * 10
-    assert not [value for value in results[0].values() if value.startswith("not NumPy's")], results[0]
-    assert sum(value == "refused" for value in results[0].values()) < 10, results[0]
 
 
 @pytest.mark.gpu
@@ -647,8 +559,7 @@ def test_which_worker_takes_a_chunk_changes_no_bit():
 
     from gpu_helpers import run_python
     settings = ({}, {"MYMODULE_HOST_WORKERS": "1"}, {"MYMODULE_STAGE_SLOTS": "1"},
-                {"MYMODULE_HOST_WORKERS": "7", "MYMODULE_STAGE_SLOTS": "4"},
-                {"MYMODULE_REDUCE_BATCH_CHUNKS": "1"}, {"MYMODULE_REDUCE_BATCH_CHUNKS": "3"})
+                {"MYMODULE_HOST_WORKERS": "7", "MYMODULE_STAGE_SLOTS": "4"})
     bits = set()
     for knobs in settings:
         proc, where = run_python(KNOB_SCRIPT, **knobs)

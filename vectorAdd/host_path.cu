@@ -13,7 +13,6 @@
 #include "op_types.cuh"
 #include "pipeline.cuh"
 #include "pipeline_trace.cuh"
-#include "reduce_batches.cuh"
 
 namespace va {
 
@@ -201,8 +200,7 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
     const int64_t nchunks = (n + chunk - 1) / chunk;
     size_t chunk_staged = 0;
     for (int k = 0; k < nin; ++k) chunk_staged += staged_bytes(inputs[k], chunk);
-    const bool streaming = stage_streaming(sharing, static_cast<size_t>(p->workers) *
-                                                        static_cast<size_t>(stage_slots()) * chunk_staged);
+    const bool streaming = stage_streaming(sharing, p->workers, chunk_staged);
     char *out_data = static_cast<char *>(out->data);
     return for_each_chunk(device, *p, p->workers, op, n, chunk, 0, nchunks, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
@@ -250,15 +248,7 @@ va_status reduce_chunks(int device, int sharing, va_op op, const HostInput &in, 
     VA_CHECK(pipeline_for(device, &p));
     std::lock_guard<std::mutex> lock(p->busy);
     const int workers = reduction_workers(*p);
-    const size_t chunk_staged = staged_bytes(in, chunk);
-    const HostReduction r{op, in.data, in.dtype, in.size, n, chunk, c0, c1, partials, acc_size};
-    const int64_t per_batch = batch_chunks(r, p->worker[0].region_bytes);
-    if (per_batch > 1) {
-        const size_t ring = static_cast<size_t>(ring_batches(p->workers)) * static_cast<size_t>(per_batch) * chunk_staged;
-        return reduce_in_batches(device, *p, workers, per_batch, stage_streaming(sharing, ring), r);
-    }
-    const bool streaming = stage_streaming(sharing, static_cast<size_t>(workers) *
-                                                        static_cast<size_t>(stage_slots()) * chunk_staged);
+    const bool streaming = stage_streaming(sharing, workers, staged_bytes(in, chunk));
     const int64_t elements = std::min(n, c1 * chunk) - c0 * chunk;
     return for_each_chunk(device, *p, workers, op, elements, chunk, c0, c1, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {

@@ -65,16 +65,11 @@ namespace {
 va_status build_worker(StageWorker &w) {
     VA_CUDA_CHECK(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking));
     w.nslots = stage_slots();
-    // At most kMaxStageSlots x kPipelineInputs x 64 MiB: no overflow.
-    const size_t inputs_bytes = kPipelineInputs * chunk_bytes();
-    w.region_bytes = inputs_bytes * static_cast<size_t>(w.nslots);
-    VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&w.pinned_region), w.region_bytes, cudaHostAllocPortable));
-    VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&w.dev_region), w.region_bytes));
-    VA_CUDA_CHECK(cudaEventCreateWithFlags(&w.region_done, cudaEventDisableTiming));
     for (int k = 0; k < w.nslots; ++k) {
         StageSlot &s = w.slots[k];
-        s.pinned_in = w.pinned_region + static_cast<size_t>(k) * inputs_bytes;
-        s.dev_in = w.dev_region + static_cast<size_t>(k) * inputs_bytes;
+        const size_t inputs_bytes = kPipelineInputs * chunk_bytes();
+        VA_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.pinned_in), inputs_bytes, cudaHostAllocPortable));
+        VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_in), inputs_bytes));
         VA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s.dev_out), chunk_bytes()));
         VA_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
     }
@@ -87,12 +82,11 @@ va_status build_worker(StageWorker &w) {
 
 void destroy_worker(StageWorker &w) {
     for (StageSlot &s : w.slots) {
+        if (s.pinned_in) cudaFreeHost(s.pinned_in);
+        if (s.dev_in) cudaFree(s.dev_in);
         if (s.dev_out) cudaFree(s.dev_out);
         if (s.done) cudaEventDestroy(s.done);
     }
-    if (w.pinned_region) cudaFreeHost(w.pinned_region);
-    if (w.dev_region) cudaFree(w.dev_region);
-    if (w.region_done) cudaEventDestroy(w.region_done);
     if (w.scratch.partials) cudaFree(w.scratch.partials);
     if (w.stream) cudaStreamDestroy(w.stream);
     w = StageWorker();
@@ -268,7 +262,7 @@ size_t stage_block_bytes() {
     return bytes;
 }
 
-bool stage_streaming(int sharing, size_t ring_bytes) {
+bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes) {
     static const int forced = [] {
         const char *v = std::getenv("MYMODULE_STAGE_COPY");
         if (v != nullptr && std::strcmp(v, "stream") == 0) return 1;
@@ -288,12 +282,13 @@ bool stage_streaming(int sharing, size_t ring_bytes) {
     // and 313 with non-temporal stores; sum 157 and 93 against 173 and 139
     // (session 28). On a 32-CPU two-H100 host, whose cache size was not recorded,
     // 4 MiB chunks of add (a 192 MiB ring a GPU) went the other way: 396 ms
-    // against 460 (session 13; bench/NOTES.md). An unknown cache size keeps the
-    // memcpy. A GPU's ring is at most its workers' regions (kMaxWorkers x
-    // kMaxStageSlots x two 64 MiB buffers) and sharing at most kMaxDevices: the
-    // product cannot overflow.
+    // against 460 (session 13; bench/NOTES.md). An unknown cache size keeps the memcpy. The factors are
+    // bounded (kMaxDevices x kMaxWorkers x kMaxStageSlots x two 64 MiB buffers),
+    // so the product cannot overflow.
     const size_t cache = last_level_cache_bytes();
-    return cache != 0 && static_cast<size_t>(sharing) * ring_bytes > cache;
+    const size_t ring = static_cast<size_t>(sharing) * static_cast<size_t>(workers) *
+                        static_cast<size_t>(stage_slots()) * chunk_staged_bytes;
+    return cache != 0 && ring > cache;
 }
 
 void stage_copy(char *dst, const char *src, size_t bytes, bool streaming) {

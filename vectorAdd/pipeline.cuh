@@ -33,13 +33,6 @@ struct StageSlot {
 
 struct StageWorker {
     cudaStream_t stream = nullptr;
-    // The slots' input buffers lie in one pinned and one device region
-    // (nslots x kPipelineInputs x chunk_bytes()), which a pipelined reduction
-    // takes whole as one batch of its ring (reduce_batches.cuh).
-    char *pinned_region = nullptr;
-    char *dev_region = nullptr;
-    size_t region_bytes = 0;
-    cudaEvent_t region_done = nullptr;  // the region's last batch has left the GPU
     StageSlot slots[kMaxStageSlots];
     int nslots = 0;  // built
     ReduceScratch scratch;
@@ -66,12 +59,12 @@ size_t elementwise_chunk_bytes(int sharing);
 // them; a knob to measure, not a known win.
 size_t stage_block_bytes();
 // Whether a call stages with non-temporal stores (stream_copy.cuh) rather than a
-// memcpy: where its staging ring (`sharing` GPUs staging at once, each through
-// `ring_bytes` of pinned buffers) is larger than the CPU's last-level cache, or
-// MYMODULE_STAGE_COPY=stream (=memcpy forces the memcpy, as
-// MYMODULE_STAGE_BLOCK_BYTES does). Decided once per call and handed to
-// stage_copy.
-bool stage_streaming(int sharing, size_t ring_bytes);
+// memcpy: where its staging ring (`sharing` GPUs staging at once, each with
+// `workers` workers of stage_slots() slots, each slot `chunk_staged_bytes`) is
+// larger than the CPU's last-level cache, or MYMODULE_STAGE_COPY=stream
+// (=memcpy forces the memcpy, as MYMODULE_STAGE_BLOCK_BYTES does). Decided once
+// per call and handed to stage_copy.
+bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes);
 // Copies `bytes` from src to the pinned dst, as stage_streaming decided (a
 // memcpy goes in stage_block_bytes() pieces where set).
 void stage_copy(char *dst, const char *src, size_t bytes, bool streaming);

@@ -48,12 +48,12 @@ CallTrace::~CallTrace() {
     const double overall = wall > 0 ? static_cast<double>(sum.bytes) / (wall * 1e6) : 0.0;
     std::lock_guard<std::mutex> lock(g_print_mutex);
     std::fprintf(stderr,
-                 "[myModule pipeline] GPU %d %s n=%lld: %lld chunks of %lld, %lld a copy, %zu workers, %s, wall %.2f ms;"
+                 "[myModule pipeline] GPU %d %s n=%lld: %lld chunks of %lld, %zu workers, %s, wall %.2f ms;"
                  " per worker mean/max ms: start %.2f/%.2f, memcpy %.2f/%.2f, slot wait %.2f/%.2f,"
                  " enqueue %.2f/%.2f, drain %.2f/%.2f; memcpy %.2f GB/s a worker, %.1f GB/s staged"
                  " over the wall\n",
                  device_, what_, static_cast<long long>(n_), static_cast<long long>(nchunks_),
-                 static_cast<long long>(chunk_), static_cast<long long>(batch_chunks_), workers_.size(),
+                 static_cast<long long>(chunk_), workers_.size(),
                  streaming_ ? "non-temporal staging" : "memcpy staging", wall, ms(sum.start) * k, ms(most.start),
                  ms(sum.stage) * k, ms(most.stage), ms(sum.wait) * k, ms(most.wait), ms(sum.enqueue) * k,
                  ms(most.enqueue), ms(sum.drain) * k, ms(most.drain), per_worker, overall);

@@ -41,8 +41,6 @@ public:
     CallTrace &operator=(const CallTrace &) = delete;
 
     bool on() const { return on_; }
-    // The call uploads `chunks` chunks at a time (a reduction's batches).
-    void batches_of(int64_t chunks) { batch_chunks_ = chunks; }
     int64_t began() const { return t0_; }
     // Worker w's record (nullptr when tracing is off).
     WorkerTrace *worker(int w) { return on_ ? &workers_[static_cast<size_t>(w)] : nullptr; }
@@ -51,7 +49,7 @@ private:
     bool on_;
     const char *what_;
     int device_;
-    int64_t n_, chunk_, nchunks_, t0_ = 0, batch_chunks_ = 1;
+    int64_t n_, chunk_, nchunks_, t0_ = 0;
     bool streaming_;
     std::vector<WorkerTrace> workers_;
 };

@@ -76,12 +76,6 @@ CONFIGS = {
     # (one slot a worker of twice the bytes).
     "slots1+chunk8m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(8 * MiB)},
     "slots1+chunk6m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(6 * MiB)},
-    # Session 30: a reduction's chunks uploaded in batches from a ring of the first
-    # workers' regions (4 chunks a copy by default; 1: a copy a chunk, as before).
-    "batch1": {"MYMODULE_REDUCE_BATCH_CHUNKS": "1"},
-    "batch2": {"MYMODULE_REDUCE_BATCH_CHUNKS": "2"},
-    "batch3": {"MYMODULE_REDUCE_BATCH_CHUNKS": "3"},
-    "batch8+slots4": {"MYMODULE_REDUCE_BATCH_CHUNKS": "8", "MYMODULE_STAGE_SLOTS": "4"},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
