@@ -31,17 +31,24 @@ echo "C tests rc=$?: $(tail -1 "$LOGS/test_c.txt")" >> "$SUMMARY"
 grep -E "FAIL" "$LOGS/test_c.txt" | head -20 >> "$SUMMARY"
 start=$SECONDS
 for i in $(seq 0 $((SHARDS - 1))); do
+    # SIGINT at the limit: pytest stops as on Ctrl-C and still prints its summary and
+    # slowest tests, so that a shard cut off says how far it got and what took the time.
     # shellcheck disable=SC2086 # PYTEST_ARGS is a list of words
-    MYMODULE_TEST_SHARD=$i/$SHARDS timeout "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE -p no:cacheprovider --durations=15 \
+    MYMODULE_TEST_SHARD=$i/$SHARDS timeout -s INT -k 20 "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE \
+        -p no:cacheprovider --durations=15 \
         $PYTEST_ARGS > "$LOGS/pytest_$i.txt" 2>&1 &
 done
 wait
 for i in $(seq 0 $((SHARDS - 1))); do
     last=$(tail -1 "$LOGS/pytest_$i.txt")
-    case "$last" in
-        *" in "*s*) echo "shard $i/$SHARDS: $last" ;;
-        *) echo "shard $i/$SHARDS: cut off at ${SHARD_SECONDS} s (no summary line)" ;;
-    esac
+    if grep -q "KeyboardInterrupt" "$LOGS/pytest_$i.txt"; then
+        echo "shard $i/$SHARDS: cut off at ${SHARD_SECONDS} s: $last"
+    else
+        case "$last" in
+            *" in "*s*) echo "shard $i/$SHARDS: $last" ;;
+            *) echo "shard $i/$SHARDS: cut off at ${SHARD_SECONDS} s (no summary line)" ;;
+        esac
+    fi
 done >> "$SUMMARY"
 echo "pytest shards took $((SECONDS - start)) s" >> "$SUMMARY"
 grep -h -E "^(FAILED|ERROR) " "$LOGS"/pytest_*.txt | sed -E "s/^(FAILED|ERROR) //; s/ - .*$//" > "$LOGS/failed.txt"
