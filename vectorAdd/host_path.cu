@@ -160,7 +160,7 @@ va_status for_each_chunk(int device, Pipeline &p, int workers_asked, va_op op, i
     const int workers = static_cast<int>(std::min<int64_t>(std::min(workers_asked, p.workers), c1 - c0));
     CallTrace trace(op_entry(op)->info.name, device, elements, chunk, c1 - c0, workers, streaming);
     ChunkCounter next(c0);
-    return run_workers(device, workers, [&](int w) -> va_status {
+    return run_workers(p, device, workers, [&](int w) -> va_status {
         StageWorker &worker = p.worker[w];
         WorkerTrace *wt = trace.worker(w);
         int64_t t = wt != nullptr ? trace.began() : 0;

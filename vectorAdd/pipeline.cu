@@ -2,6 +2,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -119,6 +120,7 @@ va_status pipeline_for(int device, Pipeline **pipeline) {
         Pipeline *p = new (std::nothrow) Pipeline();
         if (p == nullptr) VA_FAIL(VA_ERROR_OUT_OF_MEMORY);
         p->workers = worker_count();
+        if (persistent_workers()) p->pool.reset(new (std::nothrow) WorkerPool(device, p->workers - 1));
         for (int w = 0; w < p->workers; ++w) {
             va_status st = build_worker(p->worker[w]);
             if (st != VA_SUCCESS) {
@@ -156,9 +158,10 @@ va_status small_staging_for(int device, SmallStaging **staging) {
 namespace {
 
 // Runs body(i) for i in [0, count) on as many threads, thread i with
-// device_of(i) current; the caller's thread is 0.
+// device_of(i) current; the caller's thread is 0, the others `pool`'s where it
+// has them (may be null), else new ones.
 va_status run_threads(int count, const std::function<int(int)> &device_of,
-                      const std::function<va_status(int)> &body) {
+                      const std::function<va_status(int)> &body, WorkerPool *pool) {
     std::vector<va_status> status(count, VA_SUCCESS);
     std::vector<va_error_info> info(count);
     std::vector<int> order(count, 0);  // when each failed, 1 first
@@ -173,21 +176,23 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
             order[w] = ++failures;
         }
     };
-    std::vector<std::thread> threads;
-    std::vector<int> inline_workers;
-    for (int w = 1; w < count; ++w) {
-        try {
-            threads.emplace_back([&run, &device_of, w] {
-                if (bind_workers()) bind_to_device_cpus(device_of(w));
-                run(w);
-            });
-        } catch (...) {  // no thread to be had: that share runs here
-            inline_workers.push_back(w);
+    if (pool == nullptr || !pool->run(count, run)) {
+        std::vector<std::thread> threads;
+        std::vector<int> inline_workers;
+        for (int w = 1; w < count; ++w) {
+            try {
+                threads.emplace_back([&run, &device_of, w] {
+                    if (bind_workers()) bind_to_device_cpus(device_of(w));
+                    run(w);
+                });
+            } catch (...) {  // no thread to be had: that share runs here
+                inline_workers.push_back(w);
+            }
         }
+        run(0);
+        for (int w : inline_workers) run(w);
+        for (std::thread &t : threads) t.join();
     }
-    run(0);
-    for (int w : inline_workers) run(w);
-    for (std::thread &t : threads) t.join();
     int chosen = -1;
     for (int w = 0; w < count; ++w) {
         if (status[w] == VA_SUCCESS) continue;
@@ -206,12 +211,12 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
 
 }  // namespace
 
-va_status run_workers(int device, int workers, const std::function<va_status(int)> &body) {
-    return run_threads(workers, [device](int) { return device; }, body);
+va_status run_workers(Pipeline &p, int device, int workers, const std::function<va_status(int)> &body) {
+    return run_threads(workers, [device](int) { return device; }, body, p.pool.get());
 }
 
 va_status run_on_devices(const int *devices, int count, const std::function<va_status(int)> &body) {
-    return run_threads(count, [devices](int i) { return devices[i]; }, body);
+    return run_threads(count, [devices](int i) { return devices[i]; }, body, nullptr);
 }
 
 namespace {

@@ -8,9 +8,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "ops.cuh"
+#include "worker_pool.cuh"
 
 namespace va {
 
@@ -42,6 +44,7 @@ struct Pipeline {
     std::mutex busy;  // one pipelined call at a time per device: they share PCIe anyway
     int workers = 0;
     StageWorker worker[kMaxWorkers];
+    std::unique_ptr<WorkerPool> pool;  // workers - 1 threads, where persistent_workers()
 };
 
 // Bytes of each buffer of a slot: 4 MiB, or MYMODULE_CHUNK_BYTES (64 KiB to
@@ -102,9 +105,10 @@ private:
 };
 
 // Runs body(w) for w in [0, workers) on as many threads (the caller's is worker
-// 0), each with `device` current. Returns the first failure, its details made the
-// caller's last error.
-va_status run_workers(int device, int workers, const std::function<va_status(int)> &body);
+// 0), each with `device` (p's) current: p's kept threads where it has them, else
+// new ones. Returns the first failure, its details made the caller's last error.
+// The caller holds p.busy.
+va_status run_workers(Pipeline &p, int device, int workers, const std::function<va_status(int)> &body);
 
 // Runs body(i) for i in [0, count) on as many threads (the caller's is 0), each
 // with devices[i] current, and joins them all. The failure returned is the first

@@ -76,6 +76,8 @@ CONFIGS = {
     # (one slot a worker of twice the bytes).
     "slots1+chunk8m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(8 * MiB)},
     "slots1+chunk6m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(6 * MiB)},
+    # Session 30: worker threads kept from call to call rather than started per call.
+    "kept": {"MYMODULE_PERSISTENT_WORKERS": "1"},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
