@@ -375,8 +375,9 @@ KNOBS = {
     "more slots than there are": {"MYMODULE_STAGE_SLOTS": "99"},
     "non-temporal staging asked": {"MYMODULE_STAGE_COPY": "stream"},
     "memcpy staging asked": {"MYMODULE_STAGE_COPY": "memcpy"},
-    "worker threads kept": {"MYMODULE_PERSISTENT_WORKERS": "1"},
-    "worker threads kept, 3 of them": {"MYMODULE_PERSISTENT_WORKERS": "1", "MYMODULE_HOST_WORKERS": "3"},
+    "worker threads started by every call": {"MYMODULE_PERSISTENT_WORKERS": "0"},
+    "worker threads started by every call, 3 of them": {"MYMODULE_PERSISTENT_WORKERS": "0",
+                                                        "MYMODULE_HOST_WORKERS": "3"},
 }
 
 KNOB_SCRIPT = """
@@ -562,7 +563,7 @@ def test_which_worker_takes_a_chunk_changes_no_bit():
     from gpu_helpers import run_python
     settings = ({}, {"MYMODULE_HOST_WORKERS": "1"}, {"MYMODULE_STAGE_SLOTS": "1"},
                 {"MYMODULE_HOST_WORKERS": "7", "MYMODULE_STAGE_SLOTS": "4"},
-                {"MYMODULE_PERSISTENT_WORKERS": "1"})
+                {"MYMODULE_PERSISTENT_WORKERS": "0"})
     bits = set()
     for knobs in settings:
         proc, where = run_python(KNOB_SCRIPT, **knobs)

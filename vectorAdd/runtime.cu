@@ -12,10 +12,12 @@
 namespace va {
 namespace {
 
+// Creation and destruction of the streams take the mutex; finding one that exists
+// is a load (every entry point finds its stream, often several times a call).
 std::mutex g_stream_mutex;
 std::mutex g_marker_mutex;
 std::vector<cudaEvent_t> g_free_markers;
-cudaStream_t g_streams[kMaxDevices] = {};
+std::atomic<cudaStream_t> g_streams[kMaxDevices] = {};
 int g_sm_count[kMaxDevices] = {};
 // Per device: 0 not read yet, 1 launches serialised, 2 launches may overlap.
 std::atomic<int> g_overlap[kMaxDevices] = {};
@@ -23,9 +25,10 @@ std::atomic<uint64_t> g_write_epoch{0};
 
 }  // namespace
 
-bool env_flag(const char *name) {
+bool env_flag(const char *name, bool unset) {
     const char *v = std::getenv(name);
-    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+    if (v == nullptr || v[0] == '\0') return unset;
+    return std::strcmp(v, "0") != 0;
 }
 
 long long env_count(const char *name) {
@@ -60,8 +63,10 @@ va_status library_stream(int device, cudaStream_t *stream) {
 }
 
 va_status quiet_library_stream(int device, cudaStream_t *stream) {
+    *stream = g_streams[device].load(std::memory_order_acquire);
+    if (*stream != nullptr) return VA_SUCCESS;
     std::lock_guard<std::mutex> lock(g_stream_mutex);
-    if (g_streams[device] == nullptr) {
+    if (g_streams[device].load(std::memory_order_relaxed) == nullptr) {
         DeviceScope scope(device);
         VA_CUDA_CHECK(scope.status());
         cudaStream_t created = nullptr;
@@ -69,19 +74,19 @@ va_status quiet_library_stream(int device, cudaStream_t *stream) {
         int sms = 0;
         VA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         g_sm_count[device] = sms;
-        g_streams[device] = created;
+        g_streams[device].store(created, std::memory_order_release);
     }
-    *stream = g_streams[device];
+    *stream = g_streams[device].load(std::memory_order_relaxed);
     return VA_SUCCESS;
 }
 
 void shutdown_streams() {
     std::lock_guard<std::mutex> lock(g_stream_mutex);
     for (int d = 0; d < kMaxDevices; ++d) {
-        if (g_streams[d] != nullptr) {
+        cudaStream_t s = g_streams[d].exchange(nullptr);
+        if (s != nullptr) {
             DeviceScope scope(d);
-            cudaStreamDestroy(g_streams[d]);
-            g_streams[d] = nullptr;
+            cudaStreamDestroy(s);
         }
     }
     std::lock_guard<std::mutex> markers(g_marker_mutex);
@@ -169,11 +174,7 @@ va_status va_synchronize(int device) {
     VA_CUDA_CHECK(cudaGetDeviceCount(&count));
     for (int d = 0; d < count && d < va::kMaxDevices; ++d) {
         if (device >= 0 && d != device) continue;
-        cudaStream_t s = nullptr;
-        {
-            std::lock_guard<std::mutex> lock(va::g_stream_mutex);
-            s = va::g_streams[d];
-        }
+        cudaStream_t s = va::g_streams[d].load(std::memory_order_acquire);
         if (s != nullptr) VA_CUDA_CHECK(cudaStreamSynchronize(s));
     }
     return VA_SUCCESS;

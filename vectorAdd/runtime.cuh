@@ -17,10 +17,12 @@ class DeviceScope {
 public:
     explicit DeviceScope(int device) {
         if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
-        status_ = (previous_ == device) ? cudaSuccess : cudaSetDevice(device);
+        if (previous_ == device) return;  // nothing to set, nothing to restore
+        status_ = cudaSetDevice(device);
+        restore_ = previous_ >= 0 && status_ == cudaSuccess;
     }
     ~DeviceScope() {
-        if (previous_ >= 0 && status_ == cudaSuccess) cudaSetDevice(previous_);
+        if (restore_) cudaSetDevice(previous_);
     }
     DeviceScope(const DeviceScope &) = delete;
     DeviceScope &operator=(const DeviceScope &) = delete;
@@ -29,6 +31,7 @@ public:
 private:
     int previous_ = -1;
     cudaError_t status_ = cudaSuccess;
+    bool restore_ = false;
 };
 
 // Checks that the library can run on `device` and makes it current: the
@@ -77,8 +80,9 @@ void shutdown_pipelines();
 void shutdown_blas();
 
 // True when the environment variable `name` is set to something other than ""
-// or "0" (the switches MYMODULE_NO_POOL and MYMODULE_NO_OVERLAP).
-bool env_flag(const char *name);
+// or "0" (the switches MYMODULE_NO_POOL and MYMODULE_NO_OVERLAP); `unset` where it
+// is unset or empty (a switch that is on by default, as MYMODULE_PERSISTENT_WORKERS).
+bool env_flag(const char *name, bool unset = false);
 // The positive integer the environment variable `name` holds, or 0 where it is
 // unset, empty, not a number or not positive (the pipeline's counts and sizes).
 long long env_count(const char *name);

@@ -7,7 +7,7 @@
 namespace va {
 
 bool persistent_workers() {
-    static const bool on = env_flag("MYMODULE_PERSISTENT_WORKERS");
+    static const bool on = env_flag("MYMODULE_PERSISTENT_WORKERS", true);
     return on;
 }
 

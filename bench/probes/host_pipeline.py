@@ -13,6 +13,7 @@ MYMODULE_HOST_WORKERS (worker threads a GPU: half the CPUs, at most 12),
 MYMODULE_STAGE_COPY=stream or =memcpy (the staging copy with non-temporal stores, or a memcpy;
 the default is non-temporal only where a call's staging ring outgrows the last-level cache),
 MYMODULE_BIND_WORKERS=1 (worker threads bound to the CPUs local to their GPU),
+MYMODULE_PERSISTENT_WORKERS=0 (worker threads started by every call, not kept between calls),
 MYMODULE_STAGE_SLOTS (chunks a worker keeps in flight: 2, at most 4).
 
 Run on the GPU machine:
@@ -76,8 +77,10 @@ CONFIGS = {
     # (one slot a worker of twice the bytes).
     "slots1+chunk8m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(8 * MiB)},
     "slots1+chunk6m": {"MYMODULE_STAGE_SLOTS": "1", "MYMODULE_CHUNK_BYTES": str(6 * MiB)},
-    # Session 30: worker threads kept from call to call rather than started per call.
+    # Session 30: worker threads kept from call to call rather than started per call
+    # (the default since session 31; "new" is the earlier way).
     "kept": {"MYMODULE_PERSISTENT_WORKERS": "1"},
+    "new": {"MYMODULE_PERSISTENT_WORKERS": "0"},
 }
 CASES = ("add 1 GPU", "add all", "sum 1 GPU", "sum all")
 BYTES_PER_ELEMENT = {"add": 24, "sum": 8}  # add: 16 up, 8 down; sum: 8 up
