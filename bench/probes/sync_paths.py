@@ -19,7 +19,15 @@ for lib in (held, released):
 
 d = mm.to_device(np.ones(1))
 o = mm.to_device(np.ones(1))
+e = mm.to_device(np.ones(0))
+eo = mm.to_device(np.ones(0))
 mm.synchronize()
+# Session 31: the library's own stream, waited on through the driver with the GIL
+# held and let go, against synchronize(), which lets go of it.
+stream = ctypes.c_void_p(d.__cuda_array_interface__["stream"])
+for lib in (held, released):
+    lib.cuStreamSynchronize.restype = ctypes.c_int
+    lib.cuStreamSynchronize.argtypes = [ctypes.c_void_p]
 assert held.cuCtxSynchronize() == 0 and released.cuCtxSynchronize() == 0
 add, sync = mm.add, mm.synchronize
 rows = [
@@ -35,6 +43,14 @@ rows = [
     ("add(d, d, out=o) + cuCtxSynchronize, GIL held", lambda: (add(d, d, out=o), held.cuCtxSynchronize())),
     ("add(d, d, out=o) + cuCtxSynchronize, GIL let go", lambda: (add(d, d, out=o), released.cuCtxSynchronize())),
     ("add(d, d) + cuCtxSynchronize, GIL held", lambda: (add(d, d), held.cuCtxSynchronize())),
+    ("cuStreamSynchronize(library stream), GIL held, nothing queued", lambda: held.cuStreamSynchronize(stream)),
+    ("cuStreamSynchronize(library stream), GIL let go, nothing queued",
+     lambda: released.cuStreamSynchronize(stream)),
+    ("add(d, d) + cuStreamSynchronize, GIL held", lambda: (add(d, d), held.cuStreamSynchronize(stream))),
+    ("add(d, d) + cuStreamSynchronize, GIL let go", lambda: (add(d, d), released.cuStreamSynchronize(stream))),
+    ("add(e, e, out=eo), n = 0: the Python path, no launch", lambda: add(e, e, out=eo)),
+    ("add(e, e), n = 0: and a result", lambda: add(e, e)),
+    ("empty(1): an allocation, its object and its free", lambda: mm.empty(1)),
 ]
 for rnd in range(2):
     for name, fn in rows:
