@@ -5,7 +5,9 @@
 # failure of the shards run again alone (a process that shares the GPU with three
 # others now and then finds its memory taken), then the tests that compare the GPU's
 # free memory, which must run alone. Every GPU test must run: MYMODULE_REQUIRE_GPU=1.
-# A line a step goes to SUMMARY; the logs stay in LOGS.
+# A line a step goes to SUMMARY; the logs stay in LOGS, and LOGS/tails.txt gathers the
+# end of each (the slowest tests, the failures) in one file: the device tool brings back
+# at most 8 files from $OUT, so keep LOGS outside it and copy tails.txt there.
 # Usage: scripts/gpu_suite.sh SUMMARY [LOGS] (environment: CUDA_ARCH=90, PYTHON=python3,
 #        SHARDS=5, SHARD_SECONDS=300, PYTEST_ARGS="tests")
 set -u
@@ -63,3 +65,8 @@ fi
 timeout 90 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -m gpu_memory_alone tests > "$LOGS/alone.txt" 2>&1
 echo "gpu_memory_alone: $(tail -1 "$LOGS/alone.txt")" >> "$SUMMARY"
 grep -E "^(FAILED|ERROR) " "$LOGS/alone.txt" | cut -c1-300 >> "$SUMMARY"
+for f in "$LOGS"/build.txt "$LOGS"/test_c.txt "$LOGS"/pytest_*.txt "$LOGS"/rerun.txt "$LOGS"/alone.txt; do
+    [ -f "$f" ] || continue
+    echo "===== $(basename "$f")"
+    tail -c 6000 "$f"
+done > "$LOGS/tails.txt"
