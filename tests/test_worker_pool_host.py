@@ -1,9 +1,10 @@
 """The host pipeline's kept worker threads (the default; MYMODULE_PERSISTENT_WORKERS=0
-starts them in every call instead; vectorAdd/worker_pool.cuh) on the CPU alone: tests/worker_pool_host.cu runs the pool
-through 2000 runs of 1 to 8 tasks and checks that each task runs once, on a thread of
-its own, that a run returns after all of them, and that a run the pool cannot serve
-(more tasks than threads, a forked child) is declined with nothing run. The GPU tests
-(test_multi_gpu.py) run the pipeline both ways."""
+starts them in every call instead; vectorAdd/worker_pool.cuh) on the CPU alone:
+tests/worker_pool_host.cu runs the pool through 2000 runs of 1 to 8 tasks and checks
+that each task runs once, on a thread of its own, that a run returns after all of them,
+and that a run the pool cannot serve (more tasks than threads, a forked child) is
+declined with nothing run. The GPU tests (test_multi_gpu.py) run the pipeline both
+ways."""
 import subprocess
 
 import pytest
