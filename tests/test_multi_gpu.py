@@ -436,6 +436,13 @@ def test_pipeline_knobs_change_no_result_and_the_trace_says_where_time_went(knob
         assert any("chunks of %d," % (buffer // 8) in line for line in adds), where
     if COUNT > 1:
         assert any(line.startswith("[myModule pipeline] split add") for line in lines), where
+    # Which threads ran each call: those kept from the pipeline's start (the default,
+    # from the first call on), or threads started for the call (the knob at 0).
+    threads = [line for line in lines if re.match(r"\[myModule pipeline\] GPU \d+: \d+ workers on ", line)]
+    assert threads, where
+    kept = knobs.get("MYMODULE_PERSISTENT_WORKERS") != "0"
+    want = "on kept threads" if kept else "on threads started for this call"
+    assert all(line.endswith(want) for line in threads), where
 
 
 def last_level_cache_bytes():

@@ -8,6 +8,7 @@
 
 #include "cpu_affinity.cuh"
 #include "pipeline.cuh"
+#include "pipeline_trace.cuh"
 #include "runtime.cuh"
 #include "stream_copy.cuh"
 
@@ -159,9 +160,9 @@ namespace {
 
 // Runs body(i) for i in [0, count) on as many threads, thread i with
 // device_of(i) current; the caller's thread is 0, the others `pool`'s where it
-// has them (may be null), else new ones.
+// has them (may be null), else new ones. *pooled says which, where asked.
 va_status run_threads(int count, const std::function<int(int)> &device_of,
-                      const std::function<va_status(int)> &body, WorkerPool *pool) {
+                      const std::function<va_status(int)> &body, WorkerPool *pool, bool *pooled) {
     std::vector<va_status> status(count, VA_SUCCESS);
     std::vector<va_error_info> info(count);
     std::vector<int> order(count, 0);  // when each failed, 1 first
@@ -176,7 +177,9 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
             order[w] = ++failures;
         }
     };
-    if (pool == nullptr || !pool->run(count, run)) {
+    const bool on_pool = pool != nullptr && pool->run(count, run);
+    if (pooled != nullptr) *pooled = on_pool;
+    if (!on_pool) {
         std::vector<std::thread> threads;
         std::vector<int> inline_workers;
         for (int w = 1; w < count; ++w) {
@@ -212,11 +215,17 @@ va_status run_threads(int count, const std::function<int(int)> &device_of,
 }  // namespace
 
 va_status run_workers(Pipeline &p, int device, int workers, const std::function<va_status(int)> &body) {
-    return run_threads(workers, [device](int) { return device; }, body, p.pool.get());
+    bool pooled = false;
+    const va_status st = run_threads(workers, [device](int) { return device; }, body, p.pool.get(), &pooled);
+    // Which threads ran the call: the tests hold the default (kept) to it.
+    if (workers > 1)
+        trace_note("GPU %d: %d workers on %s", device, workers,
+                   pooled ? "kept threads" : "threads started for this call");
+    return st;
 }
 
 va_status run_on_devices(const int *devices, int count, const std::function<va_status(int)> &body) {
-    return run_threads(count, [devices](int i) { return devices[i]; }, body, nullptr);
+    return run_threads(count, [devices](int i) { return devices[i]; }, body, nullptr, nullptr);
 }
 
 namespace {
