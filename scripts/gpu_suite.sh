@@ -2,8 +2,8 @@
 # The whole test suite on a GPU machine in the few minutes a device call has: the
 # build (the extension and the C test program, for one architecture), the C tests,
 # pytest split into SHARDS processes side by side (MYMODULE_TEST_SHARD), every
-# failure of the shards run again alone (a process that shares the GPU with three
-# others now and then finds its memory taken), then the tests that compare the GPU's
+# failure of the shards run again alone (a process that shares the GPU with the
+# other shards now and then finds its memory taken), then the tests that compare the GPU's
 # free memory, which must run alone. Every GPU test must run: MYMODULE_REQUIRE_GPU=1.
 # A line a step goes to SUMMARY; the logs stay in LOGS, and LOGS/tails.txt gathers the
 # end of each (the slowest tests, the failures) in one file: the device tool brings back
