@@ -1,0 +1,86 @@
+"""Probe (session 32): the small rows against the C floors timed in the same process,
+round for round. bench/probes/launch_floor.cu built as a shared library (argv[1])
+times a round of empty kernel + cudaStreamSynchronize (the n = 1 rows' floor) or of
+kernel + 8-byte copy back + wait (the floor of a result returned as a Python float)
+in C; between its rounds the Python rows run rounds of the same length, as
+bench/run.py times them (a loop of call + synchronize() over rotating inputs, or of
+float(sum(x))). Prints each row's median and its median ratio to the floor rounds
+beside it. Run from bench/probes with the repository on PYTHONPATH."""
+import ctypes
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import myModule as mm
+
+ROUNDS, CALLS = 21, 2000
+
+floor = ctypes.CDLL(sys.argv[1])
+floor.launch_floor_round.restype = ctypes.c_double
+floor.launch_floor_round.argtypes = [ctypes.c_int, ctypes.c_int]
+
+rng = np.random.default_rng(0)
+sets = [(mm.to_device(rng.standard_normal(1)), mm.to_device(rng.standard_normal(1))) for _ in range(8)]
+out = mm.to_device(np.zeros(1))
+thousand = [mm.to_device(rng.standard_normal(1000)) for _ in range(8)]
+mm.synchronize()
+add, sync = mm.add, mm.synchronize
+
+
+def rotating(fn):
+    it = __import__("itertools").cycle(sets)
+    return lambda: fn(*next(it))
+
+
+def python_round(fn, wait=True):
+    t0 = time.perf_counter()
+    if wait:
+        for _ in range(CALLS):
+            fn()
+            sync()
+    else:  # the call waits itself (a result returned to the host)
+        for _ in range(CALLS):
+            fn()
+    return (time.perf_counter() - t0) / CALLS
+
+
+def sum_to_float():
+    it = __import__("itertools").cycle(thousand)
+    return lambda: float(mm.sum(next(it)))
+
+
+# (name, call, the floor it is held to: 0 launch + wait, then synchronize() after each
+# call; 1 kernel + 8-byte copy back + wait, the call waiting itself)
+rows = [
+    ("add(x, y) + synchronize(), rotating (the bench row)", rotating(add), 0),
+    ("subtract(x, y) + synchronize(), rotating", rotating(mm.subtract), 0),
+    ("add(x, y, out=o) + synchronize(), rotating", rotating(lambda x, y: add(x, y, out=out)), 0),
+    ("synchronize() alone, nothing queued", lambda: None, 0),
+    ("float(sum(x)) n = 1000, rotating (no synchronize(): it waits)", sum_to_float(), 1),
+]
+for _, fn, kind in rows:  # warm-up
+    python_round(fn, kind == 0)
+if floor.launch_floor_round(0, CALLS) < 0 or floor.launch_floor_round(1, CALLS) < 0:
+    sys.exit("the floor failed")
+
+# per row: [floor, row, floor, row, ..., floor], the floor rounds of the row's kind
+series = {name: [] for name, _, _ in rows}
+for r in range(ROUNDS):
+    for name, fn, kind in rows:
+        series[name].append(floor.launch_floor_round(kind, CALLS))
+        series[name].append(python_round(fn, kind == 0))
+for name, _, kind in rows:
+    series[name].append(floor.launch_floor_round(kind, CALLS))
+for kind, what in ((0, "launch + wait"), (1, "kernel + 8-byte copy back + wait")):
+    floors = [f for name, _, k in rows if k == kind for f in series[name][0::2]]
+    print("C floor (%s) in this process: median %.2f us, min %.2f, max %.2f over %d rounds of %d calls"
+          % (what, statistics.median(floors) * 1e6, min(floors) * 1e6, max(floors) * 1e6, len(floors), CALLS))
+for name, _, _ in rows:
+    floors, t = series[name][0::2], series[name][1::2]
+    # each row round against the mean of the floor rounds on either side of it
+    beside = [(floors[r] + floors[r + 1]) / 2 for r in range(ROUNDS)]
+    ratios = [a / b for a, b in zip(t, beside)]
+    print("%-52s median %6.2f us  ratio to the floor beside it: median %.3f (min %.3f, max %.3f)"
+          % (name, statistics.median(t) * 1e6, statistics.median(ratios), min(ratios), max(ratios)))
