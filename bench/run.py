@@ -105,17 +105,21 @@ def main(argv=None):
     data = Data(libs, n_max, l2)
     log("random inputs: 2 x %d float64 in %.1fs" % (n_max, time.perf_counter() - t0))
 
-    runner = Runner(libs, data, settings)
     builders = Builders(libs, data, settings)
     cases = build_cases(builders, libs)
     if args.filter:
         cases = [c for c in cases if c.group == "ceiling" or re.search(args.filter, c.name)]
-    # the C floor in the same run, before the rows held to it
+    # the C floor in the same run, before the rows held to it, and in this process
+    # beside their repeats (c_floor.InProcess)
     C_FLOOR.clear()
     C_FLOOR.update(c_floor.measure(os.environ.get("CUDA_PATH", "/usr/local/cuda"),
                                    os.path.join(ROOT, "build", "bench"), libs["myModule"].gpu))
     log("C floor (launch + sync): %s" % (fmt_time(C_FLOOR["median_s"]) if C_FLOOR.get("status") == "ok"
                                          else "%s: %s" % (C_FLOOR.get("status"), C_FLOOR.get("why"))))
+    floor = c_floor.in_process(C_FLOOR)
+    if C_FLOOR.get("status") == "ok" and floor is None:
+        log("C floor: no shared library of the probe; the floor rows divide by the figures above")
+    runner = Runner(libs, data, settings, floor)
     case_results = runner.run_cases(cases, log)
     ceiling, ceiling_source = ceiling_from(case_results)
     first_call = first_call_rows.first_call_check(libs)

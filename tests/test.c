@@ -20,6 +20,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -778,6 +779,56 @@ static void test_plans(void) {
         for (int i = 0; i < 4; ++i) CHECK(iout[i] == 3 * x[i] + y[i], "axpy int %d: %lld", i, (long long)iout[i]);
         case_end();
     }
+}
+
+/* n = 1 adds on device memory from this thread and from a thread of its own (a
+ * thread with no CUDA context yet: its first call makes one current). */
+typedef struct {
+    void *x, *out;
+    va_status status;
+} small_adds;
+
+/* One float64 on the device, as a 1-d view of one element. */
+static va_array vec_on_device(void *data) {
+    va_array v;
+    int64_t shape[1] = {1};
+    layout l = layout_1d(1, 1, 0);
+    make_view(&v, data, VA_FLOAT64, 1, shape, &l);
+    return v;
+}
+
+static void *run_small_adds(void *arg) {
+    small_adds *job = (small_adds *)arg;
+    va_op add = lib_op(VA_ADD);
+    const va_array x = vec_on_device(job->x), out = vec_on_device(job->out);
+    const va_array in[2] = {x, x};
+    job->status = VA_SUCCESS;
+    for (int k = 0; k < 4 && job->status == VA_SUCCESS; ++k)
+        job->status = va_elementwise(0, add, 2, in, NULL, &out);
+    if (job->status == VA_SUCCESS) job->status = va_synchronize(0);
+    return NULL;
+}
+
+static void test_small_adds_on_two_threads(void) {
+    if (!gpu_case("n = 1 adds on two threads")) return;
+    const double three = 3.0;
+    void *x = dev_alloc(sizeof(double)), *out_main = dev_alloc(sizeof(double)), *out_thread = dev_alloc(sizeof(double));
+    if (x != NULL && out_main != NULL && out_thread != NULL && upload(x, &three, sizeof(three))) {
+        small_adds mine = {x, out_main, VA_SUCCESS}, theirs = {x, out_thread, VA_SUCCESS};
+        pthread_t thread;
+        run_small_adds(&mine);
+        CHECK(pthread_create(&thread, NULL, run_small_adds, &theirs) == 0, "pthread_create");
+        pthread_join(thread, NULL);
+        double got_main = 0, got_thread = 0;
+        CHECK_STATUS(mine.status, VA_SUCCESS);
+        CHECK_STATUS(theirs.status, VA_SUCCESS);
+        if (download(&got_main, out_main, sizeof(double)) && download(&got_thread, out_thread, sizeof(double)))
+            CHECK(got_main == 6.0 && got_thread == 6.0, "3 + 3: %g here, %g on the thread", got_main, got_thread);
+    }
+    dev_free(x, sizeof(double));
+    dev_free(out_main, sizeof(double));
+    dev_free(out_thread, sizeof(double));
+    case_end();
 }
 
 /* The one test of C-contiguity (the library's routes and the extension's). */
@@ -2110,6 +2161,7 @@ int main(void) {
     test_result_type();
     test_bad_binary_arguments();
     test_plans();
+    test_small_adds_on_two_threads();
     test_c_contiguity();
     test_bad_search_arguments();
     test_sort_of_a_vast_broadcast_view();

@@ -4,16 +4,20 @@ import time
 
 from .contenders import COLUMNS
 from .inputs import ITEM
+from .targets import floor_ref
 from .timing import timeit_gpu, timeit_host
 
 
 class Runner:
-    def __init__(self, libs, data, settings):
+    def __init__(self, libs, data, settings, floor=None):
         self.libs, self.data, self.s = libs, data, settings
+        self.floor = floor  # c_floor.InProcess: the C floors timed in this process, or None
         self.memo = {}
 
-    def measure(self, label, entry):
-        """Raw result dict for one entry ({'status': ...} when not measured)."""
+    def measure(self, label, entry, floor=None):
+        """Raw result dict for one entry ({'status': ...} when not measured). floor: the
+        C floor ('launch-floor' or 'scalar-floor') whose rounds are timed beside the
+        entry's repeats (a GPU entry, where this runner has the floors in process)."""
         if entry.key in self.memo:
             return self.memo[entry.key]
         lib = self.libs[label]
@@ -25,9 +29,15 @@ class Runner:
             try:
                 fn = entry.build()
                 if entry.kind == "gpu":
+                    paired = None
+                    if floor is not None and self.floor is not None:
+                        def paired(calls, ref=floor):
+                            return self.floor.round(ref, calls)
                     res = timeit_gpu(fn, lib.sync, entry.repeats or self.s.repeats_gpu,
                                      sync_each=entry.sync_each, min_time=self.s.min_time,
-                                     max_inner=self.s.max_inner)
+                                     max_inner=self.s.max_inner, paired=paired)
+                    if paired is not None:
+                        res["paired_floor_ref"] = floor
                 else:
                     res = timeit_host(fn, entry.repeats or self.s.repeats_host,
                                       min_time=self.s.min_time, max_inner=self.s.max_inner)
@@ -50,7 +60,8 @@ class Runner:
                 self.data.clear()
                 group = case.group
             t0 = time.perf_counter()
-            results = {label: self.measure(label, case.entries[label])
+            ref = floor_ref(case)  # rows held to a C floor: ours timed beside its rounds
+            results = {label: self.measure(label, case.entries[label], ref if label == "myModule" else None)
                        for label in COLUMNS if label in case.entries}
             out.append((case, results))
             log("  %-70s %6.1fs" % (case.name, time.perf_counter() - t0))

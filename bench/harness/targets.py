@@ -8,8 +8,9 @@ import re
 class Target:
     """ratio(results, ceiling) -> float or None; met when `ratio op threshold`."""
 
-    def __init__(self, label, ratio, op, threshold, text):
+    def __init__(self, label, ratio, op, threshold, text, ref=None):
         self.label, self.ratio, self.op, self.threshold, self.text = label, ratio, op, threshold, text
+        self.ref = ref  # what the ratio divides by (REF below), where it names one
 
     def evaluate(self, results, ceiling):
         try:
@@ -30,8 +31,18 @@ def time_of(results, label):
 
 #: The C floors of small calls (c_floor.measure: "median_s", launch + sync, and
 #: "scalar_median_s", launch + 8-byte copy back + sync), filled in by bench/run.py in the
-#: same run before the verdicts; the launch-floor and scalar-floor clauses divide by them.
+#: same run before the verdicts; the launch-floor and scalar-floor clauses divide by them
+#: where the row has no floor of its own (rounds timed beside its repeats: FLOOR_REFS).
 C_FLOOR = {}
+FLOOR_REFS = ("launch-floor", "scalar-floor")
+
+
+def floor_ref(case):
+    """The C floor a case's targets divide by ('launch-floor' or 'scalar-floor'), or None."""
+    refs = {t.ref for t in case.targets if t.ref in FLOOR_REFS}
+    if len(refs) > 1:
+        raise ValueError("%s: held to two C floors" % case.name)
+    return refs.pop() if refs else None
 
 
 def ceiling_fraction(label, nbytes, threshold, text):
@@ -93,11 +104,14 @@ def table():
     return _TABLE
 
 
-def _reference_time(results, ref):
+def _reference_time(results, ref, label):
     if ref == "faster-peer":
         times = [t for t in (time_of(results, p) for p in ("CuPy", "PyTorch")) if t is not None]
         return min(times) if times else None
-    if ref in ("launch-floor", "scalar-floor"):
+    if ref in FLOOR_REFS:
+        mine = results.get(label) or {}
+        if mine.get("paired_floor_ref") == ref and mine.get("paired_floor_s"):
+            return mine["paired_floor_s"]  # rounds of the floor beside the row's own
         return C_FLOOR.get("median_s" if ref == "launch-floor" else "scalar_median_s")
     return time_of(results, ref)
 
@@ -117,12 +131,12 @@ def clause_target(clause, nbytes=None, label="myModule"):
         raise ValueError("%r: the rows of this clause evaluate their own ratio (threshold())" % clause)
 
     def ratio(results, _ceiling):
-        mine, theirs = time_of(results, label), _reference_time(results, ref)
+        mine, theirs = time_of(results, label), _reference_time(results, ref, label)
         if mine is None or not theirs:
             return None
         return mine / theirs if measure == "time" else theirs / mine
     shown = "%s/%s time" % (label, ref) if measure == "time" else "%s/%s time" % (ref, label)
-    return Target(shown, ratio, op, k, clause)
+    return Target(shown, ratio, op, k, clause, ref)
 
 
 def of(key, nbytes=None):
