@@ -87,15 +87,10 @@ int main() {
 
     void *lib_stream = nullptr;
     VA_OK(va_stream(0, &lib_stream));
-    void *a = nullptr, *o = nullptr;
-    VA_OK(va_malloc(0, 8, &a));
-    VA_OK(va_malloc(0, 8, &o));
-    CHECK(cudaMemset(a, 0, 8));
-    va_op add;
-    VA_OK(va_op_find("add", &add));
-    const va_array va = va_vector(a, VA_FLOAT64, 1), vo = va_vector(o, VA_FLOAT64, 1);
-    const va_array in[2] = {va, va};
-    va_elementwise_plan plan = {add, 2, in, nullptr, &vo, VA_FLOAT64};
+    SmallAdd small;
+    make_small_add(&small);
+    VA_OK(small.status);
+    const va_elementwise_plan &plan = small.plan;
 
     cudaLaunchAttribute pdl[1];
     pdl[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

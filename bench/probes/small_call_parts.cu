@@ -27,15 +27,10 @@ int main() {
     void *lib_stream = nullptr;
     VA_OK(va_stream(0, &lib_stream));
     cudaStream_t s = (cudaStream_t)lib_stream;
-    void *a = nullptr, *o = nullptr;
-    VA_OK(va_malloc(0, 8, &a));
-    VA_OK(va_malloc(0, 8, &o));
-    CHECK(cudaMemset(a, 0, 8));
-    va_op add;
-    VA_OK(va_op_find("add", &add));
-    const va_array va = va_vector(a, VA_FLOAT64, 1), vo = va_vector(o, VA_FLOAT64, 1);
-    const va_array in[2] = {va, va};
-    va_elementwise_plan plan = {add, 2, in, nullptr, &vo, VA_FLOAT64};
+    SmallAdd small;
+    make_small_add(&small);
+    VA_OK(small.status);
+    const va_elementwise_plan &plan = small.plan;
     const int k = 20000;
     struct Row { const char *name; double us; };
     std::vector<Row> rows;
@@ -59,7 +54,7 @@ int main() {
         cudaStreamSynchronize(own);
     });
     row("add_one<<<1,128>>> n=1 + stream sync", [&] {
-        add_one<<<1, 128, 0, own>>>((const double *)a, (const double *)a, (double *)o, 1);
+        add_one<<<1, 128, 0, own>>>((const double *)small.a, (const double *)small.a, (double *)small.o, 1);
         cudaStreamSynchronize(own);
     });
     row("va_malloc(8) + va_free", [&] {
@@ -77,7 +72,7 @@ int main() {
         va_synchronize(-1);
     });
     row("va_elementwise (decides dtypes) + va_synchronize(-1)", [&] {
-        va_elementwise(0, add, 2, in, nullptr, &vo);
+        va_elementwise(0, plan.op, 2, plan.in, nullptr, plan.out);
         va_synchronize(-1);
     });
     // A full sum of 1e8 float64 into a 0-d result, with and without the pinned
@@ -115,7 +110,7 @@ int main() {
     for (const Row &r : rows) std::printf("%-56s %8.2f us\n", r.name, r.us);
     va_status st = va_synchronize(-1);
     double back = -1;
-    cudaMemcpy(&back, o, 8, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&back, small.o, 8, cudaMemcpyDeviceToHost);
     std::printf("status %d, result %g (expected 0)\n", (int)st, back);
     return 0;
 }
