@@ -334,6 +334,62 @@ def test_n1_rows_are_held_to_the_c_floor_of_the_same_run(monkeypatch):
     assert c_floor.parse('{"status": "ok", "median_s": 9e-6}')["status"] == "error"  # no scalar floor
 
 
+def test_a_floor_timed_beside_the_rows_rounds_is_what_their_ratio_divides_by(monkeypatch):
+    """A row held to a C floor: the floor's rounds run before each of our repeats and
+    after the last, with as many calls; the ratio divides by their median, not by the
+    figure of the floor's own process; the peers' entries and rows held to no floor
+    time no rounds."""
+    from harness.cases import Case, Entry
+    from harness.timing import timeit_gpu
+    asked = []
+
+    def paired(calls):
+        asked.append(calls)
+        return [9e-6, 8e-6, 10e-6, 11e-6][len(asked) - 1]
+    res = timeit_gpu(lambda: None, lambda: None, 3, inner=7, paired=paired)
+    assert asked == [7, 7, 7, 7] and res["paired_floor_s"] == pytest.approx(9.5e-6)
+    assert "paired_floor_s" not in timeit_gpu(lambda: None, lambda: None, 3, inner=7)
+
+    monkeypatch.setattr(targets, "C_FLOOR", {"status": "ok", "median_s": 5e-6, "scalar_median_s": 6e-6})
+    launch = targets.clause_target("<= 1.1x launch-floor time")
+    assert launch.ref == "launch-floor"
+    beside = {"myModule": {"median_s": 10e-6, "paired_floor_s": 9.5e-6, "paired_floor_ref": "launch-floor"}}
+    value, verdict = launch.evaluate(beside, None)
+    assert value == pytest.approx(10 / 9.5) and verdict == "met"
+    # rounds of the other floor are not this clause's: the run's own figure serves
+    other = {"myModule": dict(beside["myModule"], paired_floor_ref="scalar-floor")}
+    assert launch.evaluate(other, None) == (pytest.approx(2.0), "missed")
+
+    class Floors:
+        def __init__(self):
+            self.refs = []
+
+        def round(self, ref, calls):
+            self.refs.append(ref)
+            return 1e-6
+    libs = fake_libs()
+    settings = Settings(True)
+    settings.repeats_gpu, settings.min_time, settings.max_inner = 2, 1e-5, 2
+    floors = Floors()
+    runner = Runner(libs, Data(libs, 64, l2_bytes=1024), settings, floors)
+
+    def entries(key):
+        return {label: Entry(lambda: (lambda: None), "%s:%s" % (key, label), True, "gpu")
+                for label in ("myModule", "CuPy", "PyTorch")}
+    held = Case("held", "g", None, entries("held"), targets.of("elementwise-n1"))
+    free = Case("free", "g", None, entries("free"), targets.of("elementwise-1e6"))
+    assert targets.floor_ref(held) == "launch-floor" and targets.floor_ref(free) is None
+    results = dict((case.name, res) for case, res in runner.run_cases([held, free], lambda msg: None))
+    assert floors.refs == ["launch-floor"] * 3  # two repeats: a round before each and one after
+    assert results["held"]["myModule"]["paired_floor_s"] == 1e-6
+    assert all("paired_floor_s" not in results["held"][peer] for peer in ("CuPy", "PyTorch"))
+    assert all("paired_floor_s" not in r for r in results["free"].values())
+    row = table_rows([(held, results["held"])], None)[0]
+    assert "launch-floor timed beside its rounds: %s" % fmt_time(1e-6) in row["ratio"]
+    assert "-shared" in c_floor.compile_command("nvcc", "/tmp/x.so", shared=True)
+    assert c_floor.in_process({"status": "ok", "median_s": 1e-5}) is None  # no library: the figure
+
+
 def test_the_n1_rows_carry_the_floor_target_and_the_probe_is_there():
     src = open(os.path.join(BENCH, "peers_table_rows.py")).read()
     n1 = src[src.index('"%s, device arrays, n = 1, call + sync"'):]

@@ -48,7 +48,8 @@ def table_rows(case_results, ceiling):
                           "threshold": tg.threshold, "target": tg.text, "verdict": verdict})
         mine = results.get("myModule") or {}
         if mine.get("paired_floor_s"):
-            ratios.append("%s timed beside its rounds: %s" % (mine["paired_floor_ref"], fmt_time(mine["paired_floor_s"])))
+            ratios.append("%s timed beside its rounds: %s"
+                          % (mine["paired_floor_ref"], fmt_time(mine["paired_floor_s"])))
         if case.group == "ceiling":
             ratios.append(case.note)
             targets.append("ceiling = best: %s" % (fmt_bw(ceiling) if ceiling else "n/a"))
