@@ -817,8 +817,9 @@ static void test_small_adds_on_two_threads(void) {
         small_adds mine = {x, out_main, VA_SUCCESS}, theirs = {x, out_thread, VA_SUCCESS};
         pthread_t thread;
         run_small_adds(&mine);
-        CHECK(pthread_create(&thread, NULL, run_small_adds, &theirs) == 0, "pthread_create");
-        pthread_join(thread, NULL);
+        const int started = pthread_create(&thread, NULL, run_small_adds, &theirs) == 0;
+        CHECK(started, "pthread_create");
+        if (started) pthread_join(thread, NULL);
         double got_main = 0, got_thread = 0;
         CHECK_STATUS(mine.status, VA_SUCCESS);
         CHECK_STATUS(theirs.status, VA_SUCCESS);
