@@ -70,6 +70,40 @@ PyObject *raise_no_loop(va_op op, int nargs, const va_dtype *dtypes, const va_we
     return NULL;
 }
 
+/* The last input dtypes each operation resolved, and what they resolved to.
+ * va_op_dtypes is a function of its arguments alone, so a call like the one
+ * before it (a loop over arrays of one kind) takes the decision again from here
+ * instead of searching the loops. Read and written with the GIL held. */
+typedef struct {
+    int nargs; /* 0: nothing resolved yet */
+    va_dtype dtypes[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    va_weak weak[VA_MAX_PARAMS + VA_MAX_INPUTS];
+    va_dtype compute, result;
+} LastDtypes;
+static LastDtypes last_dtypes[VA_MAX_OPS];
+
+static va_status resolve_dtypes(va_op op, int nargs, const va_dtype *dtypes, const va_weak *weak,
+                                va_dtype *compute, va_dtype *result)
+{
+    LastDtypes *last = op >= 0 && op < VA_MAX_OPS ? &last_dtypes[op] : NULL;
+    if (last != NULL && last->nargs == nargs &&
+        memcmp(last->dtypes, dtypes, sizeof(va_dtype) * (size_t)nargs) == 0 &&
+        memcmp(last->weak, weak, sizeof(va_weak) * (size_t)nargs) == 0) {
+        *compute = last->compute;
+        *result = last->result;
+        return VA_SUCCESS;
+    }
+    va_status st = va_op_dtypes(op, nargs, dtypes, weak, compute, result);
+    if (st == VA_SUCCESS && last != NULL) {
+        last->nargs = nargs;
+        memcpy(last->dtypes, dtypes, sizeof(va_dtype) * (size_t)nargs);
+        memcpy(last->weak, weak, sizeof(va_weak) * (size_t)nargs);
+        last->compute = *compute;
+        last->result = *result;
+    }
+    return st;
+}
+
 /* The operation's scalars and arrays classified, and its dtypes resolved. */
 static int call_init(Call *c, va_op op, PyObject *const *args)
 {
@@ -106,7 +140,7 @@ static int call_init(Call *c, va_op op, PyObject *const *args)
         dtypes[c->nparams + k] = operand_natural_dtype(&c->in[k]);
         weak[c->nparams + k] = operand_weak(&c->in[k]);
     }
-    if (va_op_dtypes(op, c->nparams + c->nin, dtypes, weak, &c->compute, &c->result) != VA_SUCCESS) {
+    if (resolve_dtypes(op, c->nparams + c->nin, dtypes, weak, &c->compute, &c->result) != VA_SUCCESS) {
         raise_no_loop(op, c->nparams + c->nin, dtypes, weak);
         call_clear(c);
         return -1;

@@ -216,6 +216,27 @@ def test_scalar_examples_from_spec(device):
     assert r == 0 and np.signbit(r)
 
 
+# Each operation keeps its last dtype decision for the next call with the same
+# input kinds: a call whose kinds differ from the one before must never reuse it.
+KIND_SEQUENCE = [
+    (np.int8, np.int8), (np.int8, 1), (np.int8, 1.5), (np.int8, np.int8), (np.uint8, np.int8),
+    (np.uint8, np.int8), (np.bool_, np.bool_), (np.float32, 2.0), (np.float32, np.float64),
+    (np.int64, np.uint64), (np.int64, np.uint64), (np.int8, np.int8), (np.float32, 1j),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("fn,ref", OPS)
+def test_dtypes_of_calls_in_a_row(fn, ref, device, rng):
+    for da, b in KIND_SEQUENCE + KIND_SEQUENCE[::-1]:
+        a = random_values(np.dtype(da), (5,), rng)
+        if not isinstance(b, (int, float, complex)):
+            b = random_values(np.dtype(b), (5,), rng)
+        if fn is myModule.subtract and a.dtype == np.bool_:
+            continue  # NumPy refuses bool - bool; test_dtype_pairs_and_shapes covers it
+        compare(fn, ref, a, b, device=device)
+
+
 # ------------------------------------------------------------ array-likes
 
 ARRAY_LIKES = [

@@ -126,6 +126,8 @@ va_status usable() {
     return VA_SUCCESS;
 }
 
+int probed_device_count() { return g_probe_count; }
+
 va_status check_device(int device) {
     if (device < 0 || device >= g_probe_count || device >= 64) VA_FAIL(VA_ERROR_INVALID_VALUE);
     return VA_SUCCESS;

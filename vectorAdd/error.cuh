@@ -32,6 +32,11 @@ va_status usable();
 // Makes sure `device` is a valid index (after usable()).
 va_status check_device(int device);
 
+// The GPUs the process sees, as usable() counted them once (after usable()): the
+// count cannot change while the process runs, and asking the runtime again costs
+// a call on every synchronize().
+int probed_device_count();
+
 }  // namespace va
 
 #define VA_CUDA_CHECK(call)                                                 \

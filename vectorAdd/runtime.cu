@@ -170,8 +170,7 @@ va_status va_stream(int device, void **stream) {
 
 va_status va_synchronize(int device) {
     VA_CHECK(va::usable());
-    int count = 0;
-    VA_CUDA_CHECK(cudaGetDeviceCount(&count));
+    const int count = va::probed_device_count();
     for (int d = 0; d < count && d < va::kMaxDevices; ++d) {
         if (device >= 0 && d != device) continue;
         cudaStream_t s = va::g_streams[d].load(std::memory_order_acquire);
