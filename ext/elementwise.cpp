@@ -494,11 +494,14 @@ static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObj
         goto fail;
     }
     if (out != NULL) {
-        PyArray_Descr *od = descr_from_va(out->dtype);
-        int cast_ok = od != NULL && check_out_cast(c, od) == 0;
-        Py_XDECREF(od);
-        if (!cast_ok) {
-            goto fail;
+        /* A dtype always casts to itself: NumPy's cast table only for another. */
+        if (out->dtype != c->result) {
+            PyArray_Descr *od = descr_from_va(out->dtype);
+            int cast_ok = od != NULL && check_out_cast(c, od) == 0;
+            Py_XDECREF(od);
+            if (!cast_ok) {
+                goto fail;
+            }
         }
         int safe = out->dtype == c->result;
         for (k = 0; k < c->nin && safe; ++k) {
