@@ -47,6 +47,8 @@ template <typename P>
 struct alignas(alignof(P)) PackBits {
     PackWord<sizeof(P)> w[sizeof(P) / sizeof(PackWord<sizeof(P)>)];
     __device__ __forceinline__ P unpack() const {
+        static_assert(sizeof(PackBits) == sizeof(P) && alignof(PackBits) == alignof(P),
+                      "a pack's words are its bytes, no more, no fewer");
         P p;
         memcpy(&p, this, sizeof(P));
         return p;
