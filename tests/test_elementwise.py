@@ -237,6 +237,29 @@ def test_dtypes_of_calls_in_a_row(fn, ref, device, rng):
         compare(fn, ref, a, b, device=device)
 
 
+class _ShiftyArray:
+    """An array-like whose __array__ gives int8 and float64 in turn."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __array__(self, dtype=None, copy=None):
+        self.calls += 1
+        a = np.arange(-2, 3, dtype=np.int8 if self.calls % 2 else np.float64)
+        return a if dtype is None else a.astype(dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_an_array_like_changing_its_dtype_between_calls(device):
+    """The remembered dtype decision is keyed on what each call's operands are."""
+    x = _ShiftyArray()
+    for k in range(4):
+        got = myModule.add(x, np.int8(3), device=device)
+        assert x.calls == k + 1
+        expected = np.add(np.arange(-2, 3, dtype=np.int8 if k % 2 == 0 else np.float64), np.int8(3))
+        assert_same_result(got, expected)
+
+
 # ------------------------------------------------------------ array-likes
 
 ARRAY_LIKES = [
