@@ -33,8 +33,8 @@ va_status usable();
 va_status check_device(int device);
 
 // The GPUs the process sees, as usable() counted them once (after usable()): the
-// count cannot change while the process runs, and asking the runtime again costs
-// a call on every synchronize().
+// count cannot change while the process runs, so every caller reads it here
+// (va_device_count, va_synchronize) instead of asking the runtime again.
 int probed_device_count();
 
 }  // namespace va

@@ -33,7 +33,7 @@ constexpr int kReduceWaves = 2;
 template <typename P>
 __device__ __forceinline__ P load_streamed(const P *p) {
     if constexpr ((sizeof(P) == 16 || sizeof(P) == 8) && alignof(P) == sizeof(P)) {
-        using V = std::conditional_t<sizeof(P) == 16, uint4, uint2>;
+        using V = PackWord<sizeof(P)>;  // uint4 or uint2 here
         const V v = __ldcs(reinterpret_cast<const V *>(p));
         P r;
         memcpy(&r, &v, sizeof(P));

@@ -111,7 +111,7 @@ va_status va_device_count(int *count) {
     *count = 0;
     va_status st = va::usable();
     if (st == VA_ERROR_NO_DEVICE) return st;
-    VA_CUDA_CHECK(cudaGetDeviceCount(count));
+    *count = va::probed_device_count();
     return st;
 }
 
