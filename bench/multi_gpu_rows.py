@@ -21,6 +21,8 @@ pipeline's per-stage trace.
 
 bench/run.py calls cases(b, libs); the entries are timed as every host row (timeit_host).
 """
+import re
+
 import numpy as np
 
 from harness.cases import Case, Entry
@@ -32,6 +34,7 @@ N = 10**9
 N_QUICK = 10**8
 CHUNK = 1 << 30          # bytes per cudaMemcpyAsync of the bound (one pinned buffer a GPU)
 REPEATS = 7              # per myModule entry, --quick or not (the host path is noisy)
+PAGES_NOTE = "inputs on huge pages when made:"
 
 
 def transfer_plan(total_bytes, ngpus, chunk=CHUNK):
@@ -43,12 +46,38 @@ def transfer_plan(total_bytes, ngpus, chunk=CHUNK):
     return sizes
 
 
+def huge_page_share(arrays):
+    """The share of these arrays' bytes in mappings the kernel backs with transparent huge
+    pages (/proc/self/smaps, AnonHugePages of every mapping an array overlaps), or None
+    where that file can't be read. The staging copy reads the inputs through the TLB: in
+    session 34's make bench the same add took 320 to 467 ms from one call to the next,
+    all of the difference in that copy, while a fresh process's arrays sat on huge pages
+    and took 316 (bench/NOTES.md)."""
+    spans = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
+    huge = 0
+    try:
+        with open("/proc/self/smaps") as f:
+            lo = hi = None
+            for line in f:
+                head = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)
+                if head:
+                    lo, hi = int(head.group(1), 16), int(head.group(2), 16)
+                elif line.startswith("AnonHugePages:") and lo is not None:
+                    if any(s < hi and lo < e for s, e in spans):
+                        huge += int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return min(huge / max(sum(e - s for s, e in spans), 1), 1.0)
+
+
 class _Host:
-    """The host arrays, made once for all rows (8 GB each at n = 1e9)."""
+    """The host arrays, made once for all rows (8 GB each at n = 1e9), and the share of
+    the inputs on huge pages when they were made (huge_page_share)."""
 
     def __init__(self):
         self.n = None
         self.a = self.b = self.out = None
+        self.huge = None
 
     def arrays(self, mm, n):
         if self.n != n:
@@ -56,6 +85,7 @@ class _Host:
             self.a = np.arange(n, dtype=np.float64)
             self.b = np.full(n, 0.5)
             self.n = n
+            self.huge = huge_page_share([self.a, self.b])
         if self.out is None:
             # The result of a host add is a pinned array of the library's.
             self.out = mm.add(self.a, self.b, device="cuda")
@@ -115,10 +145,15 @@ def cases(b, libs):
     every = list(range(count))
     host, pinned = _Host(), _Pinned()
     board = {}  # the one-GPU times, read by the all-GPU rows' targets
+    host_cases = []  # their notes say the inputs' huge-page share, once the arrays are made
 
     def mm_entry(what, gpus):
         def build():
             a, b_, out = host.arrays(mm, n)
+            if host.huge is not None:
+                for case in host_cases:
+                    if PAGES_NOTE not in case.note:
+                        case.note += "; %s %.0f%%" % (PAGES_NOTE, 100 * host.huge)
             chosen = None if gpus is None else list(gpus)
 
             def make(devices):
@@ -177,7 +212,7 @@ def cases(b, libs):
         title = ("add, NumPy in, pinned out=" if what == "add" else "sum, NumPy in")
         (one_gpu,) = targets.of("host-one-gpu")
         (fraction,) = targets.of("host-all-gpus")
-        out.append(Case(
+        host_cases.append(Case(
             "%s, %s, GPU 0 alone (set_devices([0])); CuPy: its pinned bound" % (title, label),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, [0]), "CuPy": cp_entry([0], up, down)},
@@ -186,11 +221,13 @@ def cases(b, libs):
         # On one GPU the all-GPU row is the same path as GPU 0 alone: it should cost
         # the same, and no speed-up is asked of it.
         all_gpu_targets = [fraction, speedup(what)] if count > 1 else [fraction]
-        out.append(Case(
+        out.append(host_cases[-1])
+        host_cases.append(Case(
             "%s, %s, all %d GPUs; CuPy: their pinned bound" % (title, label, count),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, None), "CuPy": cp_entry(every, up, down)},
             all_gpu_targets,
             note="bound: %d B up%s per element shared by %d GPUs, all at once"
                  % (up // n, ", %d down" % (down // n) if down else "", count)))
+        out.append(host_cases[-1])
     return out
