@@ -121,9 +121,9 @@ BUILTIN_OPS := $(sort $(wildcard ops/*.cu))
 USER_OPS := $(sort $(wildcard user_ops/*.cu))
 BUNDLE_SOURCES := $(foreach k,$(shell seq 0 $$(($(OP_BUNDLES) - 1))),$(BUILD)/gen/ops_bundle_$(k).cu)
 # Each bundle is compiled once per dtype part (vectorAdd/op_types.cuh,
-# type_part): four CUDA modules, each loaded only when one of its dtypes is
-# first used, and four units that build side by side.
-TYPE_PARTS := 0 1 2 3
+# type_part): three CUDA modules, the second and third loaded only when one of
+# their dtypes is first used, and three units that build side by side.
+TYPE_PARTS := 0 1 2
 OP_OBJECTS := $(foreach p,$(TYPE_PARTS),$(BUNDLE_SOURCES:.cu=.types$(p).o)) $(patsubst %.cu,$(BUILD)/%.o,$(USER_OPS)) \
               $(patsubst %.cu,$(BUILD)/%.row.o,$(USER_OPS))
 OP_LIST := $(BUILD)/gen/op_list.inc
@@ -193,8 +193,6 @@ $(BUILD)/gen/ops_bundle_%.types1.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) 
 	$(call compile_bundle,1)
 $(BUILD)/gen/ops_bundle_%.types2.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_HEADERS)
 	$(call compile_bundle,2)
-$(BUILD)/gen/ops_bundle_%.types3.o: $(BUILD)/gen/ops_bundle_%.cu $(BUILTIN_OPS) $(LIB_HEADERS)
-	$(call compile_bundle,3)
 
 $(BUILD)/user_ops/%.o: user_ops/%.cu $(LIB_HEADERS) | $(BUILD)
 	@mkdir -p $(dir $@)

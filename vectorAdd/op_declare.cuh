@@ -321,7 +321,7 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 
 // A launcher FN over CALL, instantiated as LAUNCH<ARGS..., part>. Compiled for
 // one dtype part (VA_TYPE_PART, the op bundle's units), part 0 defines FN and
-// hands the dtypes of parts 1 to 3 to FN_part1 to FN_part3, which those parts'
+// hands the dtypes of parts 1 and 2 to FN_part1 and FN_part2, which those parts'
 // units define; compiled whole (a user's file, a module), FN holds every dtype.
 #if !defined(VA_TYPE_PART)
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
@@ -330,16 +330,14 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
     va_status FN##_part1(const CALL &call);                                               \
     va_status FN##_part2(const CALL &call);                                               \
-    va_status FN##_part3(const CALL &call);                                               \
     va_status FN(const CALL &call) {                                                      \
         switch (::va::type_part(::va::routed_dtype(call))) {                              \
             case 1: return FN##_part1(call);                                              \
             case 2: return FN##_part2(call);                                              \
-            case 3: return FN##_part3(call);                                              \
         }                                                                                 \
         return LAUNCH<__VA_ARGS__, 0>(call);                                              \
     }
-#elif VA_TYPE_PART == 1 || VA_TYPE_PART == 2 || VA_TYPE_PART == 3
+#elif VA_TYPE_PART == 1 || VA_TYPE_PART == 2
 #define VA_PART_ENTRY_CAT_(FN, PART) FN##_part##PART
 #define VA_PART_ENTRY_NAME_(FN, PART) VA_PART_ENTRY_CAT_(FN, PART)
 #define VA_PART_ENTRY_(FN, CALL, LAUNCH, ...)                                              \
@@ -347,7 +345,7 @@ OpEntry raw_typed_row(const char *name, const char *args, int nin, int nparams, 
         return LAUNCH<__VA_ARGS__, VA_TYPE_PART>(call);                                   \
     }
 #else
-#error "VA_TYPE_PART is 0, 1, 2 or 3 (op_types.cuh, type_part)"
+#error "VA_TYPE_PART is 0, 1 or 2 (op_types.cuh, type_part)"
 #endif
 
 #define VA_ELEMENTWISE_LAUNCHER_(NAME, FUNCTOR, ARGS, NPARAMS, DOMAIN)                    \

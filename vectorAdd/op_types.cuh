@@ -296,19 +296,20 @@ constexpr int count_args(const char *s) {
 
 // The op bundle is compiled once for each part of the dtypes (VA_TYPE_PART,
 // Makefile): a CUDA module is loaded whole on the first launch of any of its
-// kernels, so float32 and float64 are a module of their own (the first a float
-// program loads: half of the five common dtypes' module, bench/NOTES.md session
-// 33), bool, int32 and int64 another, the six narrow and unsigned ones a third
-// and the two complex ones a fourth, each loaded only when one of its dtypes is
-// first used (sessions 17 and 18). kEveryPart: one unit holding every dtype (a
-// user's operation, the table).
+// kernels, so bool, float32 and float64 are a module of their own (what a float
+// program loads, masks and their reductions included: two thirds of the module
+// that also held int32 and int64), the eight integer dtypes another and the two
+// complex ones a third, each loaded only when one of its dtypes is first used
+// (bench/NOTES.md, sessions 17, 18 and 34: the integers compress best together,
+// which keeps the release wheel within its size). kEveryPart: one unit holding
+// every dtype (a user's operation, the table).
 constexpr int kEveryPart = -1;
-constexpr int kTypeParts = 4;
+constexpr int kTypeParts = 3;
 constexpr int type_part(va_dtype d) {
     switch (d) {
-        case VA_FLOAT32: case VA_FLOAT64: return 0;
-        case VA_BOOL: case VA_INT32: case VA_INT64: return 3;
-        case VA_INT8: case VA_INT16: case VA_UINT8: case VA_UINT16: case VA_UINT32: case VA_UINT64:
+        case VA_BOOL: case VA_FLOAT32: case VA_FLOAT64: return 0;
+        case VA_INT8: case VA_INT16: case VA_INT32: case VA_INT64:
+        case VA_UINT8: case VA_UINT16: case VA_UINT32: case VA_UINT64:
             return 1;
         case VA_COMPLEX64: case VA_COMPLEX128: return 2;
         case VA_DTYPE_COUNT: case VA_DTYPE_MAX_ENUM: break;
