@@ -49,10 +49,9 @@ def transfer_plan(total_bytes, ngpus, chunk=CHUNK):
 def huge_page_share(arrays):
     """The share of these arrays' bytes in mappings the kernel backs with transparent huge
     pages (/proc/self/smaps, AnonHugePages of every mapping an array overlaps), or None
-    where that file can't be read. The staging copy reads the inputs through the TLB: in
-    session 34's make bench the same add took 320 to 467 ms from one call to the next,
-    all of the difference in that copy, while a fresh process's arrays sat on huge pages
-    and took 316 (bench/NOTES.md)."""
+    where that file can't be read. A condition of the row, kept beside it: the staging
+    copy reads the inputs through the TLB, though session 34 found the same add at the
+    same speed on 4 KiB and on huge pages (bench/probes/host_pages.py, bench/NOTES.md)."""
     spans = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
     huge = 0
     try:
@@ -212,22 +211,22 @@ def cases(b, libs):
         title = ("add, NumPy in, pinned out=" if what == "add" else "sum, NumPy in")
         (one_gpu,) = targets.of("host-one-gpu")
         (fraction,) = targets.of("host-all-gpus")
-        host_cases.append(Case(
+        one = Case(
             "%s, %s, GPU 0 alone (set_devices([0])); CuPy: its pinned bound" % (title, label),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, [0]), "CuPy": cp_entry([0], up, down)},
             [recording(what, one_gpu)],
-            note="bound: %d B up%s per element on GPU 0" % (up // n, ", %d down" % (down // n) if down else "")))
+            note="bound: %d B up%s per element on GPU 0" % (up // n, ", %d down" % (down // n) if down else ""))
         # On one GPU the all-GPU row is the same path as GPU 0 alone: it should cost
         # the same, and no speed-up is asked of it.
         all_gpu_targets = [fraction, speedup(what)] if count > 1 else [fraction]
-        out.append(host_cases[-1])
-        host_cases.append(Case(
+        every_gpu = Case(
             "%s, %s, all %d GPUs; CuPy: their pinned bound" % (title, label, count),
             "multi-gpu", moved,
             {"myModule": mm_entry(what, None), "CuPy": cp_entry(every, up, down)},
             all_gpu_targets,
             note="bound: %d B up%s per element shared by %d GPUs, all at once"
-                 % (up // n, ", %d down" % (down // n) if down else "", count)))
-        out.append(host_cases[-1])
+                 % (up // n, ", %d down" % (down // n) if down else "", count))
+        host_cases += [one, every_gpu]
+        out += [one, every_gpu]
     return out
