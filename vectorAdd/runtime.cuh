@@ -16,6 +16,9 @@ constexpr int kMaxDevices = 64;
 class DeviceScope {
 public:
     explicit DeviceScope(int device) {
+        // With one GPU visible, device 0 is every thread's current device: asking costs
+        // 0.1 us of each small call (bench/NOTES.md, session 35) and changes nothing.
+        if (device == 0 && probed_device_count() == 1) return;
         if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
         if (previous_ == device) return;  // nothing to set, nothing to restore
         status_ = cudaSetDevice(device);

@@ -1,11 +1,14 @@
-"""Probe (session 32): the small rows against the C floors timed in the same process,
+"""Probe (session 32; the bound rows, session 35): the small rows against the C floors timed in the same process,
 round for round. bench/probes/launch_floor.cu built as a shared library (argv[1])
 times a round of empty kernel + cudaStreamSynchronize (the n = 1 rows' floor) or of
 kernel + 8-byte copy back + wait (the floor of a result returned as a Python float)
 in C; between its rounds the Python rows run rounds of the same length, as
 bench/run.py times them (a loop of call + synchronize() over rotating inputs, or of
 float(sum(x))). Prints each row's median and its median ratio to the floor rounds
-beside it. Run from bench/probes with the repository on PYTHONPATH."""
+beside it. Where n1_bound.cu is built beside it, it also times the least a Python
+library pays for the row (a bare extension's one-element add + wait) and the steps
+between that and the library's row. Run from bench/probes with the repository on
+PYTHONPATH."""
 import ctypes
 import statistics
 import sys
@@ -35,6 +38,8 @@ def rotating(fn):
 
 
 def python_round(fn, wait=True):
+    if getattr(fn, "__name__", "") == "loop":  # a bound row times its own loop
+        return fn()
     t0 = time.perf_counter()
     if wait:
         for _ in range(CALLS):
@@ -60,6 +65,41 @@ rows = [
     ("synchronize() alone, nothing queued", lambda: None, 0),
     ("float(sum(x)) n = 1000, rotating (no synchronize(): it waits)", sum_to_float(), 1),
 ]
+try:  # the bound of any Python library's n = 1 row (n1_bound.cu, built beside this file)
+    import n1_bound
+except ImportError:
+    n1_bound = None
+if n1_bound is not None:
+    def bound_loop(launch, wait=n1_bound.sync):
+        def loop():
+            t0 = time.perf_counter()
+            for _ in range(CALLS):
+                launch()
+                wait()
+            return (time.perf_counter() - t0) / CALLS
+        return loop
+    fixed_x, fixed_y = sets[0]
+    outs = [mm.empty_like(x) for x, _ in sets]  # kept alive with their addresses
+    addresses = [tuple(v.__cuda_array_interface__["data"][0] for v in (x, y, o)) for (x, y), o in zip(sets, outs)]
+
+    cycled_addresses = __import__("itertools").cycle(addresses)
+
+    def at_rotating():
+        return n1_bound.add_pdl_at(*next(cycled_addresses))
+    rows += [
+        ("bound: bare add() + bare sync()", bound_loop(n1_bound.add), 0),
+        ("bound: bare add2(x, y) rotating + bare sync()", bound_loop(rotating(n1_bound.add2)), 0),
+        ("bound: bare add256() + bare sync()", bound_loop(n1_bound.add256), 0),
+        ("bound: bare add_pdl() (256, PDL) + bare sync()", bound_loop(n1_bound.add_pdl), 0),
+        ("bound: bare add_pdl_big() (88-byte parameters) + bare sync()", bound_loop(n1_bound.add_pdl_big), 0),
+        ("bound: bare add_pdl_pool() (pool memory) + bare sync()", bound_loop(n1_bound.add_pdl_pool), 0),
+        ("bound: bare add_pdl_at(myModule's arrays) rotating + bare sync()", bound_loop(at_rotating), 0),
+        ("bound: bare empty() + bare sync()", bound_loop(n1_bound.empty), 0),
+        # the same wait for both streams: cudaDeviceSynchronize from the bare extension
+        ("bound: bare add2(x, y) rotating + bare dsync()", bound_loop(rotating(n1_bound.add2), n1_bound.dsync), 0),
+        ("mixed: add(x, y) rotating + bare dsync()", bound_loop(rotating(add), n1_bound.dsync), 0),
+        ("add(x, y) on one set + synchronize()", bound_loop(lambda: add(fixed_x, fixed_y), sync), 0),
+    ]
 for _, fn, kind in rows:  # warm-up
     python_round(fn, kind == 0)
 if floor.launch_floor_round(0, CALLS) < 0 or floor.launch_floor_round(1, CALLS) < 0:

@@ -6,6 +6,8 @@ Points: 0 entry of the Python function, 1 arguments parsed, 2 dtypes decided,
 returned (launch queued), 6 the function's return, 7 synchronize() entered, 8 the wait
 returned, 9 synchronize()'s return. Prints the median of each interval over the calls,
 and the C floor (argv[1], launch_floor.cu built as a library) in the same process.
+Session 35: with n1_stamps2.diff (16 points) also the result's object and its memory,
+and the library's checks, device and stream, launcher and launch.
 Run from bench/probes with the patched repository on PYTHONPATH."""
 import ctypes
 import itertools
@@ -55,9 +57,16 @@ def run(label, fn):
     per_call = (time.perf_counter() - t0) / CALLS
     f1 = floor.launch_floor_round(0, CALLS)
     raw, last = core._stamps()
-    rows = np.frombuffer(raw, dtype=np.uint64).reshape(-1, 10)
+    points = len(raw) // 8 // (1 << 16)  # 10 (n1_stamps.diff) or 16 (n1_stamps2.diff)
+    rows = np.frombuffer(raw, dtype=np.uint64).reshape(-1, points)
     idx = np.arange(first + 1, last + 1) % rows.shape[0]
     s = rows[idx].astype(np.int64)
+    if points == 16:  # inside 3 -> 4 and 4 -> 5: the result's object and memory, the library's checks
+        for a, b, what in ((3, 10, "result object"), (10, 11, "va_malloc"), (11, 4, "views + plan"),
+                           (4, 12, "library: plan checked"), (12, 13, "library: device + stream"),
+                           (13, 5, "library: launcher + launch")):
+            print("   %-28s %7.3f us" % (what, np.median(s[:, b] - s[:, a]) / rate / 1e3))
+        s = s[:, :10]
     d = np.diff(s, axis=1)  # 0->1 ... 8->9
     gap = s[1:, 0] - s[:-1, 9]  # 9 -> next call's 0
     parts = [np.median(d[:, k]) / rate for k in range(9)] + [np.median(gap) / rate]
