@@ -27,6 +27,8 @@
 #include <Python.h>
 #include <cuda_runtime.h>
 
+#include "probe_common.cuh"  // launch_pdl: the launch the library makes (PDL)
+
 namespace {
 
 __global__ void one_add(const double *a, const double *b, double *o) {
@@ -90,33 +92,9 @@ PyObject *bound_add256(PyObject *, PyObject *) {
 
 PyObject *bound_add_pdl(PyObject *, PyObject *) {
     double *set = next_set();
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(1);
-    config.blockDim = dim3(256);
-    config.stream = g_stream;
-    cudaLaunchAttribute overlap[1];
-    overlap[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = overlap;
-    config.numAttrs = 1;
     const double *a = set, *b = set + 1;
-    double *o = set + 2;
-    cudaLaunchKernelEx(&config, one_add_pdl, a, b, o);
+    launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, set + 2);
     Py_RETURN_NONE;
-}
-
-template <typename... Params, typename... Args>
-void launch_pdl(void (*kernel)(Params...), Args... args) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(1);
-    config.blockDim = dim3(256);
-    config.stream = g_stream;
-    cudaLaunchAttribute overlap[1];
-    overlap[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = overlap;
-    config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 PyObject *bound_add_pdl_big(PyObject *, PyObject *) {
@@ -125,7 +103,7 @@ PyObject *bound_add_pdl_big(PyObject *, PyObject *) {
     in.p[0] = reinterpret_cast<const char *>(set);
     in.p[1] = reinterpret_cast<const char *>(set + 1);
     Params4 params = {};
-    launch_pdl(one_add_pdl_big, in, 0u, params, set + 2, 1LL);
+    launch_pdl(g_stream, 1, 256, one_add_pdl_big, in, 0u, params, set + 2, 1LL);
     Py_RETURN_NONE;
 }
 
@@ -133,7 +111,7 @@ PyObject *bound_add_pdl_pool(PyObject *, PyObject *) {
     double *set = g_pool_sets[g_next_pool];
     g_next_pool = (g_next_pool + 1) % kSets;
     const double *a = set, *b = set + 1;
-    launch_pdl(one_add_pdl, a, b, set + 2);
+    launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, set + 2);
     Py_RETURN_NONE;
 }
 
@@ -146,7 +124,7 @@ PyObject *bound_add_pdl_at(PyObject *, PyObject *const *args, Py_ssize_t nargs) 
     const double *b = static_cast<const double *>(PyLong_AsVoidPtr(args[1]));
     double *o = static_cast<double *>(PyLong_AsVoidPtr(args[2]));
     if (PyErr_Occurred()) return nullptr;
-    launch_pdl(one_add_pdl, a, b, o);
+    launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, o);
     Py_RETURN_NONE;
 }
 
