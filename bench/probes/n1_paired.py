@@ -1,5 +1,5 @@
-"""Probe (session 32; the bound rows, session 35): the small rows against the C floors timed in the same process,
-round for round. bench/probes/launch_floor.cu built as a shared library (argv[1])
+"""Probe (session 32; the bound rows, session 35): the small rows against the C floors
+timed in the same process, round for round. bench/probes/launch_floor.cu built as a shared library (argv[1])
 times a round of empty kernel + cudaStreamSynchronize (the n = 1 rows' floor) or of
 kernel + 8-byte copy back + wait (the floor of a result returned as a Python float)
 in C; between its rounds the Python rows run rounds of the same length, as
@@ -37,14 +37,12 @@ def rotating(fn):
     return lambda: fn(*next(it))
 
 
-def python_round(fn, wait=True):
-    if getattr(fn, "__name__", "") == "loop":  # a bound row times its own loop
-        return fn()
+def python_round(fn, wait):
     t0 = time.perf_counter()
-    if wait:
+    if wait is not None:
         for _ in range(CALLS):
             fn()
-            sync()
+            wait()
     else:  # the call waits itself (a result returned to the host)
         for _ in range(CALLS):
             fn()
@@ -56,68 +54,59 @@ def sum_to_float():
     return lambda: float(mm.sum(next(it)))
 
 
-# (name, call, the floor it is held to: 0 launch + wait, then synchronize() after each
-# call; 1 kernel + 8-byte copy back + wait, the call waiting itself)
+# (name, call, the floor it is held to: 0 launch + wait, 1 kernel + 8-byte copy back +
+# wait; the wait after each call, None where the call waits itself)
 rows = [
-    ("add(x, y) + synchronize(), rotating (the bench row)", rotating(add), 0),
-    ("subtract(x, y) + synchronize(), rotating", rotating(mm.subtract), 0),
-    ("add(x, y, out=o) + synchronize(), rotating", rotating(lambda x, y: add(x, y, out=out)), 0),
-    ("synchronize() alone, nothing queued", lambda: None, 0),
-    ("float(sum(x)) n = 1000, rotating (no synchronize(): it waits)", sum_to_float(), 1),
+    ("add(x, y) + synchronize(), rotating (the bench row)", rotating(add), 0, sync),
+    ("subtract(x, y) + synchronize(), rotating", rotating(mm.subtract), 0, sync),
+    ("add(x, y, out=o) + synchronize(), rotating", rotating(lambda x, y: add(x, y, out=out)), 0, sync),
+    ("synchronize() alone, nothing queued", lambda: None, 0, sync),
+    ("float(sum(x)) n = 1000, rotating (no synchronize(): it waits)", sum_to_float(), 1, None),
 ]
 try:  # the bound of any Python library's n = 1 row (n1_bound.cu, built beside this file)
     import n1_bound
 except ImportError:
     n1_bound = None
 if n1_bound is not None:
-    def bound_loop(launch, wait=n1_bound.sync):
-        def loop():
-            t0 = time.perf_counter()
-            for _ in range(CALLS):
-                launch()
-                wait()
-            return (time.perf_counter() - t0) / CALLS
-        return loop
     fixed_x, fixed_y = sets[0]
     outs = [mm.empty_like(x) for x, _ in sets]  # kept alive with their addresses
-    addresses = [tuple(v.__cuda_array_interface__["data"][0] for v in (x, y, o)) for (x, y), o in zip(sets, outs)]
-
+    addresses = [tuple(v.__cuda_array_interface__["data"][0] for v in (x, y, o))
+                 for (x, y), o in zip(sets, outs)]
     cycled_addresses = __import__("itertools").cycle(addresses)
-
-    def at_rotating():
-        return n1_bound.add_pdl_at(*next(cycled_addresses))
+    bare, bare_sync = n1_bound, n1_bound.sync
     rows += [
-        ("bound: bare add() + bare sync()", bound_loop(n1_bound.add), 0),
-        ("bound: bare add2(x, y) rotating + bare sync()", bound_loop(rotating(n1_bound.add2)), 0),
-        ("bound: bare add256() + bare sync()", bound_loop(n1_bound.add256), 0),
-        ("bound: bare add_pdl() (256, PDL) + bare sync()", bound_loop(n1_bound.add_pdl), 0),
-        ("bound: bare add_pdl_big() (88-byte parameters) + bare sync()", bound_loop(n1_bound.add_pdl_big), 0),
-        ("bound: bare add_pdl_pool() (pool memory) + bare sync()", bound_loop(n1_bound.add_pdl_pool), 0),
-        ("bound: bare add_pdl_at(myModule's arrays) rotating + bare sync()", bound_loop(at_rotating), 0),
-        ("bound: bare empty() + bare sync()", bound_loop(n1_bound.empty), 0),
+        ("bound: bare add() + bare sync()", bare.add, 0, bare_sync),
+        ("bound: bare add2(x, y) rotating + bare sync()", rotating(bare.add2), 0, bare_sync),
+        ("bound: bare add256() + bare sync()", bare.add256, 0, bare_sync),
+        ("bound: bare add_pdl() (256, PDL) + bare sync()", bare.add_pdl, 0, bare_sync),
+        ("bound: bare add_pdl_big() (88-byte parameters) + bare sync()", bare.add_pdl_big, 0, bare_sync),
+        ("bound: bare add_pdl_pool() (pool memory) + bare sync()", bare.add_pdl_pool, 0, bare_sync),
+        ("bound: bare add_pdl_at(myModule's arrays) rotating + bare sync()",
+         lambda: bare.add_pdl_at(*next(cycled_addresses)), 0, bare_sync),
+        ("bound: bare empty() + bare sync()", bare.empty, 0, bare_sync),
         # the same wait for both streams: cudaDeviceSynchronize from the bare extension
-        ("bound: bare add2(x, y) rotating + bare dsync()", bound_loop(rotating(n1_bound.add2), n1_bound.dsync), 0),
-        ("mixed: add(x, y) rotating + bare dsync()", bound_loop(rotating(add), n1_bound.dsync), 0),
-        ("add(x, y) on one set + synchronize()", bound_loop(lambda: add(fixed_x, fixed_y), sync), 0),
+        ("bound: bare add2(x, y) rotating + bare dsync()", rotating(bare.add2), 0, bare.dsync),
+        ("mixed: add(x, y) rotating + bare dsync()", rotating(add), 0, bare.dsync),
+        ("add(x, y) on one set + synchronize()", lambda: add(fixed_x, fixed_y), 0, sync),
     ]
-for _, fn, kind in rows:  # warm-up
-    python_round(fn, kind == 0)
+for _, fn, _, wait in rows:  # warm-up
+    python_round(fn, wait)
 if floor.launch_floor_round(0, CALLS) < 0 or floor.launch_floor_round(1, CALLS) < 0:
     sys.exit("the floor failed")
 
 # per row: [floor, row, floor, row, ..., floor], the floor rounds of the row's kind
-series = {name: [] for name, _, _ in rows}
+series = {name: [] for name, _, _, _ in rows}
 for r in range(ROUNDS):
-    for name, fn, kind in rows:
+    for name, fn, kind, wait in rows:
         series[name].append(floor.launch_floor_round(kind, CALLS))
-        series[name].append(python_round(fn, kind == 0))
-for name, _, kind in rows:
+        series[name].append(python_round(fn, wait))
+for name, _, kind, _ in rows:
     series[name].append(floor.launch_floor_round(kind, CALLS))
 for kind, what in ((0, "launch + wait"), (1, "kernel + 8-byte copy back + wait")):
-    floors = [f for name, _, k in rows if k == kind for f in series[name][0::2]]
+    floors = [f for name, _, k, _ in rows if k == kind for f in series[name][0::2]]
     print("C floor (%s) in this process: median %.2f us, min %.2f, max %.2f over %d rounds of %d calls"
           % (what, statistics.median(floors) * 1e6, min(floors) * 1e6, max(floors) * 1e6, len(floors), CALLS))
-for name, _, _ in rows:
+for name, _, _, _ in rows:
     floors, t = series[name][0::2], series[name][1::2]
     # each row round against the mean of the floor rounds on either side of it
     beside = [(floors[r] + floors[r + 1]) / 2 for r in range(ROUNDS)]

@@ -62,10 +62,13 @@ def run(label, fn):
     idx = np.arange(first + 1, last + 1) % rows.shape[0]
     s = rows[idx].astype(np.int64)
     if points == 16:  # inside 3 -> 4 and 4 -> 5: the result's object and memory, the library's checks
-        for a, b, what in ((3, 10, "result object"), (10, 11, "va_malloc"), (11, 4, "views + plan"),
-                           (4, 12, "library: plan checked"), (12, 13, "library: device + stream"),
-                           (13, 5, "library: launcher + launch")):
-            print("   %-28s %7.3f us" % (what, np.median(s[:, b] - s[:, a]) / rate / 1e3))
+        allocated = s[:, 10] > s[:, 0]  # points 10 and 11 are stamped only by a call that allocates
+        for a, b, what, where in ((3, 10, "result object", allocated), (10, 11, "va_malloc", allocated),
+                                  (11, 4, "views + plan", allocated), (4, 12, "library: plan checked", None),
+                                  (12, 13, "library: device + stream", None),
+                                  (13, 5, "library: launcher + launch", None)):
+            d = s[:, b] - s[:, a] if where is None else (s[:, b] - s[:, a])[where]
+            print("   %-28s %s" % (what, "%7.3f us" % (np.median(d) / rate / 1e3) if d.size else "(no allocation)"))
         s = s[:, :10]
     d = np.diff(s, axis=1)  # 0->1 ... 8->9
     gap = s[1:, 0] - s[:-1, 9]  # 9 -> next call's 0
