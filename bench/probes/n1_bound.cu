@@ -14,6 +14,9 @@
 //              (cudaMallocFromPoolAsync, as the library allocates);
 //  - add_pdl_at(a, b, o): add_pdl() at three device addresses given as ints (another
 //              library's arrays: whose memory, apart from whose launch);
+//  - launch_times(on): the launches add_pdl_at() timed since the last call (count, ns
+//              on the host clock around cudaLaunchKernelEx), and whether to time the next
+//              (the stamps time the library's launcher with its launch the same way);
 //  - empty():  an empty kernel on the same stream (the C floor's kernel, from Python);
 //  - sync():   cudaStreamSynchronize of that stream;
 //  - dsync():  cudaDeviceSynchronize (a wait for another library's stream too).
@@ -26,6 +29,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <cuda_runtime.h>
+
+#include <chrono>
 
 #include "probe_common.cuh"  // launch_pdl: the launch the library makes (PDL)
 
@@ -55,6 +60,8 @@ cudaStream_t g_stream = nullptr;
 double *g_buffers = nullptr;  // kSets x (a, b, o)
 double *g_pool_sets[kSets] = {};  // each (a, b, o) from the probe's pool
 int g_next_pool = 0;
+bool g_time_launches = false;
+long long g_launches = 0, g_launch_ns = 0;
 int g_next = 0;
 
 PyObject *raise_cuda(cudaError_t e) {
@@ -124,8 +131,25 @@ PyObject *bound_add_pdl_at(PyObject *, PyObject *const *args, Py_ssize_t nargs) 
     const double *b = static_cast<const double *>(PyLong_AsVoidPtr(args[1]));
     double *o = static_cast<double *>(PyLong_AsVoidPtr(args[2]));
     if (PyErr_Occurred()) return nullptr;
+    if (!g_time_launches) {
+        launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, o);
+        Py_RETURN_NONE;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
     launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, o);
+    const auto t1 = std::chrono::steady_clock::now();
+    g_launch_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+    ++g_launches;
     Py_RETURN_NONE;
+}
+
+PyObject *bound_launch_times(PyObject *, PyObject *on) {
+    const int wanted = PyObject_IsTrue(on);
+    if (wanted < 0) return nullptr;
+    PyObject *result = Py_BuildValue("(LL)", g_launches, g_launch_ns);
+    g_launches = g_launch_ns = 0;
+    g_time_launches = wanted != 0;
+    return result;
 }
 
 PyObject *bound_empty(PyObject *, PyObject *) {
@@ -156,6 +180,7 @@ PyMethodDef methods[] = {
     {"add_pdl_pool", bound_add_pdl_pool, METH_NOARGS, "add_pdl() on pool memory"},
     {"add_pdl_at", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(bound_add_pdl_at)),
      METH_FASTCALL, "add_pdl() at three device addresses"},
+    {"launch_times", bound_launch_times, METH_O, "(launches, ns) timed since the last call; time the next?"},
     {"empty", bound_empty, METH_NOARGS, "an empty kernel"},
     {"sync", bound_sync, METH_NOARGS, "cudaStreamSynchronize of the probe's stream"},
     {nullptr, nullptr, 0, nullptr},

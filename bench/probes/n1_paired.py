@@ -113,3 +113,16 @@ for name, _, _, _ in rows:
     ratios = [a / b for a, b in zip(t, beside)]
     print("%-52s median %6.2f us  ratio to the floor beside it: median %.3f (min %.3f, max %.3f)"
           % (name, statistics.median(t) * 1e6, statistics.median(ratios), min(ratios), max(ratios)))
+# The bare launch API alone, host clock around it, as n1_stamps2.diff times the
+# library's launcher with its launch.
+if n1_bound is not None:
+    bare_at = next(row for row in rows if row[0].startswith("bound: bare add_pdl_at"))
+    n1_bound.launch_times(True)
+    per_round = []
+    for _ in range(5):
+        python_round(bare_at[1], bare_at[3])
+        count, ns = n1_bound.launch_times(True)
+        per_round.append(ns / count / 1e3)
+    n1_bound.launch_times(False)
+    print("bare cudaLaunchKernelEx (PDL) at myModule's arrays, host clock around it: mean per round %s us"
+          % " / ".join("%.2f" % t for t in per_round))

@@ -68,7 +68,8 @@ def run(label, fn):
                                   (12, 13, "library: device + stream", None),
                                   (13, 5, "library: launcher + launch", None)):
             d = s[:, b] - s[:, a] if where is None else (s[:, b] - s[:, a])[where]
-            print("   %-28s %s" % (what, "%7.3f us" % (np.median(d) / rate / 1e3) if d.size else "(no allocation)"))
+            shown = "%7.3f us" % (np.median(d) / rate / 1e3) if d.size else "(no allocation)"
+            print("   %-28s %s" % (what, shown))
         s = s[:, :10]
     d = np.diff(s, axis=1)  # 0->1 ... 8->9
     gap = s[1:, 0] - s[:-1, 9]  # 9 -> next call's 0
