@@ -7,7 +7,8 @@ returned (launch queued), 6 the function's return, 7 synchronize() entered, 8 th
 returned, 9 synchronize()'s return. Prints the median of each interval over the calls,
 and the C floor (argv[1], launch_floor.cu built as a library) in the same process.
 Session 35: with n1_stamps2.diff (16 points) also the result's object and its memory,
-and the library's checks, device and stream, launcher and launch.
+and the library's checks, device and stream, launcher and launch. Session 36: with
+n1_stamps3.diff applied on top, the launch apart from the launcher.
 Run from bench/probes with the patched repository on PYTHONPATH."""
 import ctypes
 import itertools
@@ -63,10 +64,15 @@ def run(label, fn):
     s = rows[idx].astype(np.int64)
     if points == 16:  # inside 3 -> 4 and 4 -> 5: the result's object and memory, the library's checks
         allocated = s[:, 10] > s[:, 0]  # points 10 and 11 are stamped only by a call that allocates
+        # n1_stamps3.diff on top: 14 and 15 on either side of cudaLaunchKernelEx in launch_kernel
+        # (one launch a call at n = 1: the packed launch needs two elements)
+        launched = s[:, 14] > s[:, 0]
+        split = ((13, 14, "  launcher before the launch", launched), (14, 15, "  cudaLaunchKernelEx", launched),
+                 (15, 5, "  after the launch", launched))
         for a, b, what, where in ((3, 10, "result object", allocated), (10, 11, "va_malloc", allocated),
                                   (11, 4, "views + plan", allocated), (4, 12, "library: plan checked", None),
                                   (12, 13, "library: device + stream", None),
-                                  (13, 5, "library: launcher + launch", None)):
+                                  (13, 5, "library: launcher + launch", None)) + split:
             d = s[:, b] - s[:, a] if where is None else (s[:, b] - s[:, a])[where]
             shown = "%7.3f us" % (np.median(d) / rate / 1e3) if d.size else "(no allocation)"
             print("   %-28s %s" % (what, shown))
