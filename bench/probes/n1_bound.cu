@@ -14,6 +14,10 @@
 //              (cudaMallocFromPoolAsync, as the library allocates);
 //  - add_pdl_at(a, b, o): add_pdl() at three device addresses given as ints (another
 //              library's arrays: whose memory, apart from whose launch);
+//  - add_pdl_new(a, b): add_pdl_at() into a new one-element block, returned as an object
+//              that gives its block back when it dies (session 36): the least a library
+//              pays that returns a new array (a free list of 512-byte pool blocks, a bare
+//              object type; no parsing, no dtype or shape rules, no checks);
 //  - launch_times(on): the launches add_pdl_at() timed since the last call (count, ns
 //              on the host clock around cudaLaunchKernelEx), and whether to time the next
 //              (the stamps time the library's launcher with its launch the same way);
@@ -31,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <vector>
 
 #include "probe_common.cuh"  // launch_pdl: the launch the library makes (PDL)
 
@@ -143,6 +148,51 @@ PyObject *bound_add_pdl_at(PyObject *, PyObject *const *args, Py_ssize_t nargs) 
     Py_RETURN_NONE;
 }
 
+// The result of add_pdl_new: a one-element block of device memory.
+struct BlockObject {
+    PyObject_HEAD
+    void *data;
+};
+cudaMemPool_t g_pool = nullptr;
+std::vector<void *> g_free_blocks;  // blocks of dead results (the stream orders their reuse)
+PyTypeObject *g_block_type = nullptr;
+
+void block_dealloc(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    g_free_blocks.push_back(reinterpret_cast<BlockObject *>(self)->data);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+PyObject *bound_add_pdl_new(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "add_pdl_new takes two addresses");
+        return nullptr;
+    }
+    const double *a = static_cast<const double *>(PyLong_AsVoidPtr(args[0]));
+    const double *b = static_cast<const double *>(PyLong_AsVoidPtr(args[1]));
+    if (PyErr_Occurred()) return nullptr;
+    void *block = nullptr;
+    if (g_free_blocks.empty()) {
+        cudaError_t e = cudaMallocFromPoolAsync(&block, 512, g_pool, g_stream);
+        if (e != cudaSuccess) return raise_cuda(e);
+    } else {
+        block = g_free_blocks.back();
+        g_free_blocks.pop_back();
+    }
+    BlockObject *result = PyObject_New(BlockObject, g_block_type);
+    if (result == nullptr) {
+        g_free_blocks.push_back(block);
+        return nullptr;
+    }
+    result->data = block;
+    launch_pdl(g_stream, 1, 256, one_add_pdl, a, b, static_cast<double *>(block));
+    return reinterpret_cast<PyObject *>(result);
+}
+
+PyType_Slot block_slots[] = {{Py_tp_dealloc, reinterpret_cast<void *>(block_dealloc)}, {0, nullptr}};
+PyType_Spec block_spec = {"n1_bound.Block", sizeof(BlockObject), 0, Py_TPFLAGS_DEFAULT, block_slots};
+
 PyObject *bound_launch_times(PyObject *, PyObject *on) {
     const int wanted = PyObject_IsTrue(on);
     if (wanted < 0) return nullptr;
@@ -180,6 +230,8 @@ PyMethodDef methods[] = {
     {"add_pdl_pool", bound_add_pdl_pool, METH_NOARGS, "add_pdl() on pool memory"},
     {"add_pdl_at", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(bound_add_pdl_at)),
      METH_FASTCALL, "add_pdl() at three device addresses"},
+    {"add_pdl_new", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(bound_add_pdl_new)),
+     METH_FASTCALL, "add_pdl_at() into a new block, returned as an object"},
     {"launch_times", bound_launch_times, METH_O, "(launches, ns) timed since the last call; time the next?"},
     {"empty", bound_empty, METH_NOARGS, "an empty kernel"},
     {"sync", bound_sync, METH_NOARGS, "cudaStreamSynchronize of the probe's stream"},
@@ -195,7 +247,7 @@ PyMODINIT_FUNC PyInit_n1_bound(void) {
     cudaError_t e = cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking);
     if (e == cudaSuccess) e = cudaMalloc(&g_buffers, sizeof(double) * 3 * kSets);
     if (e == cudaSuccess) e = cudaMemset(g_buffers, 0, sizeof(double) * 3 * kSets);
-    cudaMemPool_t pool = nullptr;
+    cudaMemPool_t &pool = g_pool;
     cudaMemPoolProps props = {};
     props.allocType = cudaMemAllocationTypePinned;
     props.handleTypes = cudaMemHandleTypeNone;
@@ -210,5 +262,7 @@ PyMODINIT_FUNC PyInit_n1_bound(void) {
     }
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return raise_cuda(e);
+    g_block_type = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&block_spec));
+    if (g_block_type == nullptr) return nullptr;
     return PyModule_Create(&module);
 }

@@ -83,6 +83,8 @@ if n1_bound is not None:
         ("bound: bare add_pdl_pool() (pool memory) + bare sync()", bare.add_pdl_pool, 0, bare_sync),
         ("bound: bare add_pdl_at(myModule's arrays) rotating + bare sync()",
          lambda: bare.add_pdl_at(*next(cycled_addresses)), 0, bare_sync),
+        ("bound: bare add_pdl_new(myModule's x, y) rotating, a new result + bare sync()",
+         lambda: bare.add_pdl_new(*next(cycled_addresses)[:2]), 0, bare_sync),
         ("bound: bare empty() + bare sync()", bare.empty, 0, bare_sync),
         # the same wait for both streams: cudaDeviceSynchronize from the bare extension
         ("bound: bare add2(x, y) rotating + bare dsync()", rotating(bare.add2), 0, bare.dsync),
