@@ -142,6 +142,26 @@ int devicearray_init(PyObject *module, richcmpfunc richcompare, const TypePart *
 /* A new C-contiguous array from the library's pool. */
 DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
                                      int managed);
+/* The memory of a new C-contiguous array from the library's pool, before its object
+ * exists: a small call launches into it first and makes the object after, while the
+ * kernel runs (only host time before the launch delays a small call's result). */
+typedef struct {
+    int device;
+    va_dtype dtype;
+    int ndim;
+    int64_t shape[VA_MAX_NDIM];
+    int64_t strides[VA_MAX_NDIM]; /* bytes */
+    void *data;
+    size_t nbytes;
+} DeviceMemory;
+/* 0, or -1 with the exception set (a shape past NumPy's size rule, out of memory). */
+int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory);
+void devicearray_memory_view(const DeviceMemory *memory, va_array *view);
+/* Gives the memory back (stream-ordered: after the work queued on it). */
+void devicearray_memory_free(DeviceMemory *memory);
+/* The array that owns `memory` from now on; NULL with the exception set, the memory
+ * given back. */
+DeviceArrayObject *devicearray_adopt(DeviceMemory *memory);
 /* A view of memory owned by `owner` (borrowed; a new reference is kept). */
 DeviceArrayObject *devicearray_view(void *data, int device, va_dtype dtype, int ndim,
                                     const int64_t *shape, const int64_t *strides,

@@ -53,16 +53,23 @@ int devicearray_check_assignable(const DeviceArrayObject *self)
     return 0;
 }
 
-/* Every DeviceArray is made here: its shape must pass NumPy's size rule, so
- * that size, nbytes and every count derived from the shape cannot wrap. */
+/* The shape of every new DeviceArray and of every new allocation must pass NumPy's
+ * size rule, so that size, nbytes and every count derived from it cannot wrap.
+ * 0, or -1 with the exception set. */
+static int check_new_shape(va_dtype dtype, int ndim, const int64_t *shape, int64_t *count)
+{
+    if (ndim < 0 || ndim > VA_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
+        return -1;
+    }
+    return checked_array_size(ndim, shape, (int64_t)va_dtype_size(dtype), count);
+}
+
+/* Every DeviceArray is made here, its shape checked (check_new_shape). */
 static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, const int64_t *shape)
 {
     int64_t count = 0;
-    if (ndim < 0 || ndim > VA_MAX_NDIM) {
-        PyErr_Format(PyExc_ValueError, "at most %d dimensions are supported on the GPU", VA_MAX_NDIM);
-        return NULL;
-    }
-    if (checked_array_size(ndim, shape, (int64_t)va_dtype_size(dtype), &count) < 0) {
+    if (check_new_shape(dtype, ndim, shape, &count) < 0) {
         return NULL;
     }
     DeviceArrayObject *self = (DeviceArrayObject *)DeviceArray_Type.tp_alloc(&DeviceArray_Type, 0);
@@ -78,9 +85,79 @@ static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, con
     return self;
 }
 
+int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory)
+{
+    int64_t count = 0;
+    memory->data = NULL;
+    if (check_new_shape(dtype, ndim, shape, &count) < 0) {
+        return -1;
+    }
+    memory->device = device;
+    memory->dtype = dtype;
+    memory->ndim = ndim;
+    for (int d = 0; d < ndim; ++d) {
+        memory->shape[d] = shape[d];
+    }
+    checked_c_strides(ndim, shape, (int64_t)va_dtype_size(dtype), memory->strides);
+    /* check_new_shape checked that count * itemsize fits */
+    memory->nbytes = (size_t)count * va_dtype_size(dtype);
+    va_status st = va_malloc(device, memory->nbytes, &memory->data);
+    if (st != VA_SUCCESS) {
+        memory->data = NULL;
+        raise_status(st);
+        return -1;
+    }
+    return 0;
+}
+
+void devicearray_memory_view(const DeviceMemory *memory, va_array *view)
+{
+    memset(view, 0, sizeof(*view));
+    view->data = memory->data;
+    view->dtype = memory->dtype;
+    view->ndim = memory->ndim;
+    for (int d = 0; d < memory->ndim; ++d) {
+        view->shape[d] = memory->shape[d];
+        view->strides[d] = memory->strides[d];
+    }
+}
+
+void devicearray_memory_free(DeviceMemory *memory)
+{
+    if (memory->data != NULL) {
+        va_free(memory->device, memory->data, memory->nbytes);
+        memory->data = NULL;
+    }
+}
+
+DeviceArrayObject *devicearray_adopt(DeviceMemory *memory)
+{
+    DeviceArrayObject *self = alloc_object(memory->device, memory->dtype, memory->ndim, memory->shape);
+    if (self == NULL) {
+        devicearray_memory_free(memory);
+        return NULL;
+    }
+    for (int d = 0; d < memory->ndim; ++d) {
+        self->strides[d] = memory->strides[d];
+    }
+    self->allocation = memory->data;
+    self->allocation_bytes = memory->nbytes;
+    self->managed = 0;
+    self->data = self->allocation;
+    memory->data = NULL;
+    return self;
+}
+
 DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const int64_t *shape,
                                      int managed)
 {
+    if (!managed) {
+        DeviceMemory memory;
+        if (devicearray_memory(device, dtype, ndim, shape, &memory) < 0) {
+            return NULL;
+        }
+        return devicearray_adopt(&memory);
+    }
     DeviceArrayObject *self = alloc_object(device, dtype, ndim, shape);
     if (self == NULL) {
         return NULL;
@@ -88,15 +165,14 @@ DeviceArrayObject *devicearray_empty(int device, va_dtype dtype, int ndim, const
     checked_c_strides(ndim, shape, (int64_t)va_dtype_size(dtype), self->strides);
     /* alloc_object checked that count * itemsize fits */
     size_t nbytes = (size_t)element_count(self) * va_dtype_size(dtype);
-    va_status st = managed ? va_malloc_managed(device, nbytes, &self->allocation)
-                           : va_malloc(device, nbytes, &self->allocation);
+    va_status st = va_malloc_managed(device, nbytes, &self->allocation);
     if (st != VA_SUCCESS) {
         self->allocation = NULL;
         Py_DECREF(self);
         return (DeviceArrayObject *)raise_status(st);
     }
     self->allocation_bytes = nbytes;
-    self->managed = managed;
+    self->managed = 1;
     self->data = self->allocation;
     return self;
 }

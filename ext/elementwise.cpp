@@ -450,14 +450,95 @@ static int safe_in_place(const DeviceArrayObject *out, const DeviceArrayObject *
     return 1;
 }
 
+/* The call into new C-contiguous memory of `shape`, then the array that owns it: a
+ * small call's result waits for the host time before its launch and not for what
+ * follows, which the kernel's latency hides (bench/NOTES.md, session 36), so the
+ * array's object is made after the launch. */
+static PyObject *run_into_new_array(const Call *c, int device, const va_array *views, const Shape *shape)
+{
+    DeviceMemory memory;
+    va_array vt;
+    if (devicearray_memory(device, c->result, shape->ndim, shape->dims, &memory) < 0) {
+        return NULL;
+    }
+    devicearray_memory_view(&memory, &vt);
+    const va_elementwise_plan plan = call_plan(c, views, &vt);
+    va_status st = va_elementwise_planned(device, &plan);
+    if (st != VA_SUCCESS) {
+        devicearray_memory_free(&memory);
+        return raise_status(st);
+    }
+    return (PyObject *)devicearray_adopt(&memory);
+}
+
+/* The call into `out` (a DeviceArray; out_obj: what the caller passed, perhaps
+ * another library's array it wraps), through a new array where out has another
+ * dtype or overlaps an input other than exactly. */
+static PyObject *run_into_out(const Call *c, int device, const va_array *views, const Shape *shape,
+                              DeviceArrayObject *const *dev, PyObject *out_obj, DeviceArrayObject *out)
+{
+    DeviceArrayObject *target = NULL;
+    PyObject *result = NULL;
+    va_array vt;
+    va_status st;
+    int safe;
+    /* A dtype always casts to itself: NumPy's cast table only for another. */
+    if (out->dtype != c->result) {
+        PyArray_Descr *od = descr_from_va(out->dtype);
+        int cast_ok = od != NULL && check_out_cast(c, od) == 0;
+        Py_XDECREF(od);
+        if (!cast_ok) {
+            goto fail;
+        }
+    }
+    safe = out->dtype == c->result;
+    for (int k = 0; k < c->nin && safe; ++k) {
+        safe = safe_in_place(out, dev[k]);
+    }
+    if (safe) {
+        Py_INCREF(out);
+        target = out;
+    }
+    else {
+        target = devicearray_empty(device, c->result, shape->ndim, shape->dims, 0);
+        if (target == NULL) {
+            goto fail;
+        }
+    }
+    view_of_device(&vt, target, shape);
+    {
+        const va_elementwise_plan plan = call_plan(c, views, &vt);
+        st = va_elementwise_planned(device, &plan);
+    }
+    if (st != VA_SUCCESS) {
+        raise_status(st);
+        goto fail;
+    }
+    if (target != out) {
+        va_array vo;
+        view_of_device(&vo, out, shape);
+        st = va_copy_convert(device, &vt, &vo);
+        if (st != VA_SUCCESS) {
+            raise_status(st);
+            goto fail;
+        }
+    }
+    if (out_obj != (PyObject *)out && interop_after_write(out_obj, device) < 0) {
+        goto fail;
+    }
+    Py_INCREF(out_obj);
+    result = out_obj;
+fail:
+    Py_XDECREF(target);
+    return result;
+}
+
 static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObject *out, Where where)
 {
     DeviceArrayObject *dev[VA_MAX_INPUTS] = {NULL, NULL, NULL, NULL};
-    DeviceArrayObject *target = NULL;
     PyObject *result = NULL;
     Shape shapes[VA_MAX_INPUTS], shape, so;
-    va_array views[VA_MAX_INPUTS], vt;
-    va_status st;
+    va_array views[VA_MAX_INPUTS];
     int k, device = -1;
     for (k = 0; k < c->nin && device < 0; ++k) {
         if (c->in[k].device != NULL) {
@@ -493,68 +574,15 @@ static PyObject *run_gpu_device(const Call *c, PyObject *out_obj, DeviceArrayObj
     if (joint_shape(shapes, c->nin, out != NULL ? &so : NULL, &shape) < 0) {
         goto fail;
     }
-    if (out != NULL) {
-        /* A dtype always casts to itself: NumPy's cast table only for another. */
-        if (out->dtype != c->result) {
-            PyArray_Descr *od = descr_from_va(out->dtype);
-            int cast_ok = od != NULL && check_out_cast(c, od) == 0;
-            Py_XDECREF(od);
-            if (!cast_ok) {
-                goto fail;
-            }
-        }
-        int safe = out->dtype == c->result;
-        for (k = 0; k < c->nin && safe; ++k) {
-            safe = safe_in_place(out, dev[k]);
-        }
-        if (safe) {
-            Py_INCREF(out);
-            target = out;
-        }
-    }
-    if (target == NULL) {
-        target = devicearray_empty(device, c->result, shape.ndim, shape.dims, 0);
-        if (target == NULL) {
-            goto fail;
-        }
-    }
     for (k = 0; k < c->nin; ++k) {
         view_of_device(&views[k], dev[k], &shape);
     }
-    view_of_device(&vt, target, &shape);
-    {
-        const va_elementwise_plan plan = call_plan(c, views, &vt);
-        st = va_elementwise_planned(device, &plan);
-    }
-    if (st != VA_SUCCESS) {
-        raise_status(st);
-        goto fail;
-    }
-    if (out != NULL && target != out) {
-        va_array vo;
-        view_of_device(&vo, out, &shape);
-        st = va_copy_convert(device, &vt, &vo);
-        if (st != VA_SUCCESS) {
-            raise_status(st);
-            goto fail;
-        }
-    }
-    if (out != NULL) {
-        if (out_obj != (PyObject *)out && interop_after_write(out_obj, device) < 0) {
-            goto fail;
-        }
-        Py_INCREF(out_obj);
-        result = out_obj;
-    }
-    else {
-        Py_INCREF(target);
-        result = (PyObject *)target;
-    }
+    result = out == NULL ? run_into_new_array(c, device, views, &shape)
+                         : run_into_out(c, device, views, &shape, dev, out_obj, out);
 fail:
     for (k = 0; k < VA_MAX_INPUTS; ++k) {
         Py_XDECREF(dev[k]);
     }
-    Py_XDECREF(target);
     return result;
 }
 
@@ -595,6 +623,44 @@ static int fits_gpu(const Call *c)
             return 0;
         }
     }
+    return 1;
+}
+
+int elementwise_of_device_arrays(va_op op, PyObject *const *args, Py_ssize_t nargs, PyObject **result)
+{
+    const va_op_info *info = va_op_get(op);
+    va_dtype dtypes[VA_MAX_INPUTS];
+    va_weak weak[VA_MAX_INPUTS];
+    va_array views[VA_MAX_INPUTS];
+    Shape shape;
+    Call c;
+    if (info->nparams != 0 || nargs != info->nin || !Py_IS_TYPE(args[0], &DeviceArray_Type)) {
+        return 0;
+    }
+    /* One GPU and one shape (broadcasting and several GPUs: the general path). The
+     * arguments are borrowed: nothing below calls into Python code. */
+    const DeviceArrayObject *first = (const DeviceArrayObject *)args[0];
+    for (int k = 0; k < info->nin; ++k) {
+        const DeviceArrayObject *a = (const DeviceArrayObject *)args[k];
+        if (!Py_IS_TYPE(args[k], &DeviceArray_Type) || a->device != first->device || a->ndim != first->ndim ||
+            memcmp(a->shape, first->shape, sizeof(int64_t) * (size_t)a->ndim) != 0) {
+            return 0;
+        }
+        dtypes[k] = a->dtype;
+        weak[k] = VA_STRONG;
+    }
+    c.op = op;
+    c.info = info;
+    c.nparams = 0;
+    c.nin = info->nin;
+    if (resolve_dtypes(op, c.nin, dtypes, weak, &c.compute, &c.result) != VA_SUCCESS) {
+        return 0; /* the general path raises NumPy's TypeError */
+    }
+    shape_of_device(first, &shape);
+    for (int k = 0; k < c.nin; ++k) {
+        view_of_device(&views[k], (const DeviceArrayObject *)args[k], &shape);
+    }
+    *result = run_into_new_array(&c, first->device, views, &shape);
     return 1;
 }
 

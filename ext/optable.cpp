@@ -34,7 +34,11 @@ static PyObject *call_elementwise(va_op op, PyObject *const *args, Py_ssize_t na
 {
     const OpSignature *sig = &signatures[op];
     PyObject *values[MAX_ARGS + 2];
+    PyObject *result = NULL;
     Where where;
+    if (kwnames == NULL && elementwise_of_device_arrays(op, args, nargs, &result)) {
+        return result;
+    }
     if (deferred_any(args, nargs, kwnames)) {
         return deferred_call(va_op_get(op)->name, args, nargs, kwnames);
     }

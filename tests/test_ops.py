@@ -367,6 +367,44 @@ def test_device_arrays_match_numpy(op, rng):
         assert_matches(op, got.get(), np.asarray(expected), np.dtype(dtype).kind == "c")
 
 
+ARRAYS_ONLY = [op for op in ELEMENTWISE if op["nparams"] == 0]
+
+
+def view_as(d, view):
+    """A view of the (6, 5) device array d of shape `view`: reversed rows, a row, a
+    column, an element (0-d)."""
+    return {(6, 5): lambda: d[::-1], (1, 5): lambda: d[:1, :], (6, 1): lambda: d[:, 1:2],
+            (): lambda: d[2, 3]}[view]()
+
+
+@pytest.mark.gpu
+@requires_gpu
+@pytest.mark.parametrize("op", ARRAYS_ONLY, ids=ids(ARRAYS_ONLY))
+def test_positional_device_arrays_take_the_general_paths_decisions(op, rng):
+    """op(x, y) of DeviceArrays of one shape skips the general parsing
+    (elementwise_of_device_arrays, ext/elementwise.cpp); with a keyword the same call
+    takes the general path. Both give the same result, dtype and shape, or the same
+    error: every dtype alike, mixed dtypes (promotion, and no loop), views, and shapes
+    that broadcast (which the short path leaves to the general one)."""
+    pairs = [(d, d) for d in DTYPES] + [("int8", "float32"), ("uint64", "int64"), ("bool", "complex64"),
+                                        ("int16", "uint32")]
+    for first, second in pairs:
+        host = [values_for(op, k, first if k == 0 else second, (6, 5), rng) for k in range(op["nin"])]
+        dev = [myModule.to_device(h) for h in host]
+        for views in ([(6, 5)] * op["nin"], [(6, 5), (1, 5), (6, 1)][:op["nin"]], [()] * op["nin"]):
+            args = [view_as(d, v) for d, v in zip(dev, views)]
+            positional = outcome(lambda: fn(op)(*args))
+            keyword = outcome(lambda: fn(op)(*args, device=None))
+            case = (first, second, views)
+            if isinstance(keyword, Raised):
+                assert isinstance(positional, Raised), case
+                assert type(positional.exc) is type(keyword.exc) and str(positional.exc) == str(keyword.exc), case
+                continue
+            assert isinstance(positional, myModule.DeviceArray), (case, positional)
+            assert (positional.dtype, positional.shape) == (keyword.dtype, keyword.shape), case
+            assert positional.get().tobytes() == keyword.get().tobytes(), case
+
+
 # Element counts around the contiguous kernel's tiles: a block takes 256 packs (a
 # thread one, or packs t, t + 256 / U, ... where the functor declares
 # packs_per_thread = U, which is 2 or 4).

@@ -20,6 +20,16 @@ import myModule as mm
 
 ROUNDS, CALLS = 21, 2000
 
+# N1_WITH_PEERS=1 (session 36): CuPy and PyTorch imported and used on the GPU first, as in
+# make bench's process, where the rows read higher than in this probe alone.
+if __import__("os").environ.get("N1_WITH_PEERS") == "1":
+    import cupy
+    import torch
+    cupy.add(cupy.ones(1000), cupy.ones(1000)).get()
+    (torch.ones(1000, device="cuda") + 1).cpu()
+    torch.cuda.synchronize()
+    cupy.cuda.Device().synchronize()
+
 floor = ctypes.CDLL(sys.argv[1])
 floor.launch_floor_round.restype = ctypes.c_double
 floor.launch_floor_round.argtypes = [ctypes.c_int, ctypes.c_int]
@@ -59,6 +69,8 @@ def sum_to_float():
 rows = [
     ("add(x, y) + synchronize(), rotating (the bench row)", rotating(add), 0, sync),
     ("subtract(x, y) + synchronize(), rotating", rotating(mm.subtract), 0, sync),
+    # a keyword sends the same call down the general path (session 36's positional one)
+    ("add(x, y, device=None) + synchronize(), rotating", rotating(lambda x, y: add(x, y, device=None)), 0, sync),
     ("add(x, y, out=o) + synchronize(), rotating", rotating(lambda x, y: add(x, y, out=out)), 0, sync),
     ("synchronize() alone, nothing queued", lambda: None, 0, sync),
     ("float(sum(x)) n = 1000, rotating (no synchronize(): it waits)", sum_to_float(), 1, None),
