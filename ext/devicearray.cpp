@@ -16,16 +16,22 @@ static int64_t element_count(const DeviceArrayObject *self)
     return n;
 }
 
-void devicearray_describe(const DeviceArrayObject *self, va_array *view)
+static void describe(va_array *view, void *data, va_dtype dtype, int ndim, const int64_t *shape,
+                     const int64_t *strides)
 {
     memset(view, 0, sizeof(*view));
-    view->data = self->data;
-    view->dtype = self->dtype;
-    view->ndim = self->ndim;
-    for (int d = 0; d < self->ndim; ++d) {
-        view->shape[d] = self->shape[d];
-        view->strides[d] = self->strides[d];
+    view->data = data;
+    view->dtype = dtype;
+    view->ndim = ndim;
+    for (int d = 0; d < ndim; ++d) {
+        view->shape[d] = shape[d];
+        view->strides[d] = strides[d];
     }
+}
+
+void devicearray_describe(const DeviceArrayObject *self, va_array *view)
+{
+    describe(view, self->data, self->dtype, self->ndim, self->shape, self->strides);
 }
 
 int devicearray_is_c_contiguous(const DeviceArrayObject *self)
@@ -112,14 +118,7 @@ int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shap
 
 void devicearray_memory_view(const DeviceMemory *memory, va_array *view)
 {
-    memset(view, 0, sizeof(*view));
-    view->data = memory->data;
-    view->dtype = memory->dtype;
-    view->ndim = memory->ndim;
-    for (int d = 0; d < memory->ndim; ++d) {
-        view->shape[d] = memory->shape[d];
-        view->strides[d] = memory->strides[d];
-    }
+    describe(view, memory->data, memory->dtype, memory->ndim, memory->shape, memory->strides);
 }
 
 void devicearray_memory_free(DeviceMemory *memory)
