@@ -634,7 +634,7 @@ int elementwise_of_device_arrays(va_op op, PyObject *const *args, Py_ssize_t nar
     va_array views[VA_MAX_INPUTS];
     Shape shape;
     Call c;
-    if (info->nparams != 0 || nargs != info->nin || !Py_IS_TYPE(args[0], &DeviceArray_Type)) {
+    if (info->nparams != 0 || nargs < 1 || nargs != info->nin || !Py_IS_TYPE(args[0], &DeviceArray_Type)) {
         return 0;
     }
     /* One GPU and one shape (broadcasting and several GPUs: the general path). The
