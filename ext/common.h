@@ -156,6 +156,9 @@ typedef struct {
 } DeviceMemory;
 /* 0, or -1 with the exception set (a shape past NumPy's size rule, out of memory). */
 int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory);
+/* devicearray_memory with nothing allocated (data NULL): the size and C-contiguous
+ * strides of a result the library allocates itself (va_elementwise_planned_new). */
+int devicearray_memory_layout(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory);
 void devicearray_memory_view(const DeviceMemory *memory, va_array *view);
 /* Gives the memory back (stream-ordered: after the work queued on it). */
 void devicearray_memory_free(DeviceMemory *memory);

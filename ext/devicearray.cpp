@@ -91,7 +91,7 @@ static DeviceArrayObject *alloc_object(int device, va_dtype dtype, int ndim, con
     return self;
 }
 
-int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory)
+int devicearray_memory_layout(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory)
 {
     int64_t count = 0;
     memory->data = NULL;
@@ -107,6 +107,14 @@ int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shap
     checked_c_strides(ndim, shape, (int64_t)va_dtype_size(dtype), memory->strides);
     /* check_new_shape checked that count * itemsize fits */
     memory->nbytes = (size_t)count * va_dtype_size(dtype);
+    return 0;
+}
+
+int devicearray_memory(int device, va_dtype dtype, int ndim, const int64_t *shape, DeviceMemory *memory)
+{
+    if (devicearray_memory_layout(device, dtype, ndim, shape, memory) < 0) {
+        return -1;
+    }
     va_status st = va_malloc(device, memory->nbytes, &memory->data);
     if (st != VA_SUCCESS) {
         memory->data = NULL;

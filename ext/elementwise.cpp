@@ -458,14 +458,14 @@ static PyObject *run_into_new_array(const Call *c, int device, const va_array *v
 {
     DeviceMemory memory;
     va_array vt;
-    if (devicearray_memory(device, c->result, shape->ndim, shape->dims, &memory) < 0) {
+    if (devicearray_memory_layout(device, c->result, shape->ndim, shape->dims, &memory) < 0) {
         return NULL;
     }
     devicearray_memory_view(&memory, &vt);
     const va_elementwise_plan plan = call_plan(c, views, &vt);
-    va_status st = va_elementwise_planned(device, &plan);
+    /* the library allocates and launches in one entry (bench/NOTES.md, session 37) */
+    va_status st = va_elementwise_planned_new(device, &plan, &memory.data);
     if (st != VA_SUCCESS) {
-        devicearray_memory_free(&memory);
         return raise_status(st);
     }
     return (PyObject *)devicearray_adopt(&memory);

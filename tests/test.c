@@ -781,6 +781,67 @@ static void test_plans(void) {
     }
 }
 
+/* va_elementwise_planned_new: the plan checked before any device or memory, out's
+ * pointer never read; the call into memory the library allocates, given back with
+ * va_free; nothing left allocated by a call that fails. */
+static void test_plan_into_new(void) {
+    int32_t ia[4] = {1, 2, 3, 4}, ib[4] = {10, 20, 30, 40};
+    va_array in[2], o;
+    vec4(&in[0], ia, VA_INT32);
+    vec4(&in[1], ib, VA_INT32);
+    vec4(&o, NULL, VA_FLOAT64);
+    void *data = (void *)&o; /* anything but NULL: a failure writes NULL */
+    va_elementwise_plan plan = {lib_op(VA_ADD), 2, in, NULL, &o, VA_INT32};
+    CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_ERROR_INVALID_VALUE);
+    CHECK(data == NULL, "a failed call leaves *data NULL");
+    CHECK_STATUS(va_elementwise_planned_new(0, NULL, &data), VA_ERROR_INVALID_VALUE);
+    plan.compute = VA_FLOAT64;
+    CHECK_STATUS(va_elementwise_planned_new(0, &plan, NULL), VA_ERROR_INVALID_VALUE);
+    o.strides[0] = 16; /* not C-contiguous: the library allocates C order only */
+    CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_ERROR_INVALID_VALUE);
+    o.strides[0] = 8;
+    o.shape[0] = 3; /* inputs of another shape */
+    CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_ERROR_INVALID_VALUE);
+    o.shape[0] = 4;
+    if (!g_gpu) {
+        CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_ERROR_NO_DEVICE);
+        CHECK(data == NULL, "no device: *data NULL");
+        return;
+    }
+    if (gpu_case("planned add of int32 into new float64 memory")) {
+        void *da = dev_alloc(sizeof(ia)), *db = dev_alloc(sizeof(ib));
+        int64_t before = 0, live = 0, after = 0;
+        if (da != NULL && db != NULL && upload(da, ia, sizeof(ia)) && upload(db, ib, sizeof(ib))) {
+            va_array din[2];
+            vec4(&din[0], da, VA_INT32);
+            vec4(&din[1], db, VA_INT32);
+            plan.in = din;
+            CHECK_STATUS(va_memory_stats(&before, &live), VA_SUCCESS);
+            CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_SUCCESS);
+            double sums[4] = {0, 0, 0, 0};
+            if (CHECK(data != NULL, "new memory") && download(sums, data, sizeof(sums))) {
+                for (int i = 0; i < 4; ++i) CHECK(sums[i] == (double)(ia[i] + ib[i]), "sum %d: %g", i, sums[i]);
+            }
+            CHECK_STATUS(va_memory_stats(&after, &live), VA_SUCCESS);
+            CHECK(after - before == (int64_t)sizeof(sums), "the new memory counted: %lld bytes",
+                  (long long)(after - before));
+            dev_free(data, sizeof(sums));
+            /* an empty result: valid, unique memory, nothing launched */
+            o.shape[0] = 0;
+            din[0].shape[0] = din[1].shape[0] = 0;
+            data = NULL;
+            CHECK_STATUS(va_elementwise_planned_new(0, &plan, &data), VA_SUCCESS);
+            CHECK(data != NULL, "an empty result has memory");
+            dev_free(data, 0);
+            CHECK_STATUS(va_memory_stats(&after, &live), VA_SUCCESS);
+            CHECK(after == before, "all given back: %lld against %lld bytes", (long long)after, (long long)before);
+        }
+        dev_free(da, sizeof(ia));
+        dev_free(db, sizeof(ib));
+        case_end();
+    }
+}
+
 /* n = 1 adds on device memory from this thread and from a thread of its own (a
  * thread with no CUDA context yet: its first call makes one current). */
 typedef struct {
@@ -2162,6 +2223,7 @@ int main(void) {
     test_result_type();
     test_bad_binary_arguments();
     test_plans();
+    test_plan_into_new();
     test_small_adds_on_two_threads();
     test_c_contiguity();
     test_bad_search_arguments();

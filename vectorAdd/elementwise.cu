@@ -2,6 +2,7 @@
 // checked against the operation's declaration, then its launcher.
 #include "error.cuh"
 #include "layout.cuh"
+#include "memory.cuh"
 #include "op_registry.cuh"
 #include "ops.cuh"
 #include "runtime.cuh"
@@ -11,13 +12,27 @@ namespace va {
 namespace {
 
 // The views of a call: valid, of supported dtypes, every input of out's shape.
+// Out's memory is not asked for: it may be allocated after the check.
 va_status check_views(int32_t nin, const va_array *in, const va_array *out, int64_t *n) {
-    VA_CHECK(validate(out, n));
+    VA_CHECK(validate_shape(out, n));
     for (int k = 0; k < nin; ++k) {
         int64_t count = 0;
         VA_CHECK(validate(&in[k], &count));
         if (!same_shape(&in[k], out)) VA_FAIL(VA_ERROR_INVALID_VALUE);
     }
+    return VA_SUCCESS;
+}
+
+// check_elementwise_plan but for out's memory.
+va_status check_plan_shapes(const va_elementwise_plan *plan, int64_t *n) {
+    if (plan == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const OpEntry *e = op_entry(plan->op);
+    if (e == nullptr || e->elementwise == nullptr || plan->in == nullptr || plan->out == nullptr ||
+        plan->nin != e->info.nin || (e->info.nparams > 0 && plan->params == nullptr))
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_CHECK(check_views(plan->nin, plan->in, plan->out, n));
+    if (plan->compute < 0 || plan->compute >= VA_DTYPE_COUNT || e->info.result[plan->compute] != plan->out->dtype)
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
     return VA_SUCCESS;
 }
 
@@ -31,6 +46,7 @@ va_status decide_elementwise(va_op op, int32_t nin, const va_array *in, const do
         VA_FAIL(VA_ERROR_INVALID_VALUE);
     int64_t n = 0;
     VA_CHECK(check_views(nin, in, out, &n));
+    if (n > 0 && out->data == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     const int np = e->info.nparams;
     const va_weak param_kind = (out->dtype == VA_FLOAT32 || out->dtype == VA_FLOAT64) ? VA_WEAK_FLOAT
                                : out->dtype == VA_BOOL                               ? VA_WEAK_BOOL
@@ -57,14 +73,8 @@ va_status decide_elementwise(va_op op, int32_t nin, const va_array *in, const do
 }
 
 va_status check_elementwise_plan(const va_elementwise_plan *plan, int64_t *n) {
-    if (plan == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
-    const OpEntry *e = op_entry(plan->op);
-    if (e == nullptr || e->elementwise == nullptr || plan->in == nullptr || plan->out == nullptr ||
-        plan->nin != e->info.nin || (e->info.nparams > 0 && plan->params == nullptr))
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
-    VA_CHECK(check_views(plan->nin, plan->in, plan->out, n));
-    if (plan->compute < 0 || plan->compute >= VA_DTYPE_COUNT || e->info.result[plan->compute] != plan->out->dtype)
-        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    VA_CHECK(check_plan_shapes(plan, n));
+    if (*n > 0 && plan->out->data == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     return VA_SUCCESS;
 }
 
@@ -93,6 +103,32 @@ va_status va_elementwise_planned(int device, const va_elementwise_plan *plan) {
     if (n == 0) return VA_SUCCESS;
     return va::elementwise_on_stream(device, stream, plan->op, plan->nin, plan->in, plan->params, plan->out, n,
                                      plan->compute);
+}
+
+va_status va_elementwise_planned_new(int device, const va_elementwise_plan *plan, void **data) {
+    if (data == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    *data = nullptr;
+    int64_t n = 0;
+    VA_CHECK(va::check_plan_shapes(plan, &n));
+    va_array out = *plan->out;
+    const size_t itemsize = va_dtype_size(out.dtype);
+    if (!va_is_c_contiguous(&out) || n > INT64_MAX / static_cast<int64_t>(itemsize))
+        VA_FAIL(VA_ERROR_INVALID_VALUE);
+    const size_t nbytes = static_cast<size_t>(n) * itemsize;
+    // One entry for the allocation and the launch: a small call pays for the
+    // host time before its launch (bench/NOTES.md, session 37).
+    VA_ENTER_STREAM(device, scope, stream);
+    VA_CHECK(va::pool_alloc(device, stream, nbytes, &out.data));
+    va_status st = VA_SUCCESS;
+    if (n > 0)
+        st = va::elementwise_on_stream(device, stream, plan->op, plan->nin, plan->in, plan->params, &out, n,
+                                       plan->compute);
+    if (st != VA_SUCCESS) {
+        va::pool_free(device, stream, out.data, nbytes);
+        return st;
+    }
+    *data = out.data;
+    return VA_SUCCESS;
 }
 
 va_status va_binary(int device, va_op op, const va_array *a, const va_array *b,

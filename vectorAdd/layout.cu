@@ -6,6 +6,12 @@
 namespace va {
 
 va_status validate(const va_array *a, int64_t *count) {
+    VA_CHECK(validate_shape(a, count));
+    if (*count > 0 && a->data == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
+    return VA_SUCCESS;
+}
+
+va_status validate_shape(const va_array *a, int64_t *count) {
     if (a == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     if (va_dtype_size(a->dtype) == 0) VA_FAIL(VA_ERROR_UNSUPPORTED_DTYPE);
     if (a->ndim < 0 || a->ndim > VA_MAX_NDIM) VA_FAIL(VA_ERROR_INVALID_VALUE);
@@ -15,7 +21,6 @@ va_status validate(const va_array *a, int64_t *count) {
         if (a->shape[d] != 0 && n > INT64_MAX / a->shape[d]) VA_FAIL(VA_ERROR_INVALID_VALUE);
         n *= a->shape[d];
     }
-    if (n > 0 && a->data == nullptr) VA_FAIL(VA_ERROR_INVALID_VALUE);
     *count = n;
     return VA_SUCCESS;
 }

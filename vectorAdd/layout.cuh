@@ -19,6 +19,8 @@ struct Walk {
 // Checks ndim, shape (no negatives), a known dtype and a non-NULL pointer when
 // the view is not empty. Returns the element count in *count.
 va_status validate(const va_array *a, int64_t *count);
+// validate without the pointer: the view of memory not yet allocated.
+va_status validate_shape(const va_array *a, int64_t *count);
 
 // True when `a` and `b` have the same ndim and shape.
 bool same_shape(const va_array *a, const va_array *b);

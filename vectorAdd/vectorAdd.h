@@ -334,6 +334,12 @@ typedef struct va_elementwise_plan {
 } va_elementwise_plan;
 /* va_elementwise of a decided call, on device memory of `device`. */
 va_status va_elementwise_planned(int device, const va_elementwise_plan *plan);
+/* va_elementwise_planned into new memory: plan->out describes a C-contiguous result
+ * (its data is not read); the library allocates it as va_malloc would (give it back
+ * with va_free and out's byte size), queues the call into it and writes its address
+ * to *data. On failure *data is NULL and nothing stays allocated. One entry for both:
+ * the least host time before a small call's launch. (Since 0.2.0.) */
+va_status va_elementwise_planned_new(int device, const va_elementwise_plan *plan, void **data);
 /* va_elementwise_host_multi of a decided call, on host memory. */
 va_status va_elementwise_host_planned(const int *devices, int32_t ndevices, const va_elementwise_plan *plan);
 /* va_elementwise of a two-input op. */
