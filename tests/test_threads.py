@@ -7,8 +7,9 @@ release the GIL (SPEC 3, Errors; SPEC 5, Errors and threads).
   to_device (GPU); every result equals the NumPy result computed serially
   beforehand (elementwise bit for bit; sums of floats within rounding).
 - The GIL is released during long GPU calls (sum/add of host data with
-  device="cuda", DeviceArray.get()): a pure-Python counter thread keeps most of
-  its speed while they run. The measurement itself is checked on the CPU: the
+  device="cuda", DeviceArray.get(), synchronize() and float() after queued work):
+  a pure-Python counter thread keeps most of its speed while they run. The
+  measurement itself is checked on the CPU: the
   counter nearly stops during a call that holds the GIL (builtins.sum), and keeps
   its speed during time.sleep.
 - helloworld and fib work from threads.
@@ -335,6 +336,29 @@ def _get(n):
     return call
 
 
+def _queued_then(wait):
+    """Device work queued for a while (32 adds), then wait(o, n) waits for it."""
+    def make(n):
+        d = myModule.to_device(np.full(n, 0.25))
+        o = myModule.empty_like(d)
+
+        def call():
+            for _ in range(32):
+                myModule.add(d, d, out=o)
+            wait(o, n)
+        return call
+    return make
+
+
+def _synchronize(o, n):
+    myModule.synchronize()
+    assert float(o[-1]) == 0.5
+
+
+def _float_of_sum(o, n):
+    assert float(myModule.sum(o)) == 0.5 * n
+
+
 def long_call(make, n, n_max, seconds=LONG_CALL_S):
     """make(n)'s call, n grown from `n` (at most to n_max) until one call takes
     `seconds`: faster machines move more data in the same time, so a fixed size
@@ -359,7 +383,9 @@ def long_call(make, n, n_max, seconds=LONG_CALL_S):
     ("sum-host", _sum_host, 10**8, 2 * 10**9),    # up to 16 GB of host input
     ("add-host", _add_host, 5 * 10**7, 5 * 10**8),  # up to 12 GB of host memory
     ("get", _get, 10**8, 10**9),                   # up to 8 GB each side
-], ids=["sum-host", "add-host", "get"])
+    ("synchronize", _queued_then(_synchronize), 10**7, 25 * 10**7),  # up to 4 GB of GPU memory
+    ("float", _queued_then(_float_of_sum), 10**7, 25 * 10**7),
+], ids=["sum-host", "add-host", "get", "synchronize", "float"])
 def test_long_gpu_calls_release_the_gil(what, make, n, n_max):
     call = long_call(make, n, n_max)
     fraction, per_call, rate = gil_fraction(call, 1.0)
