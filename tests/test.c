@@ -842,6 +842,43 @@ static void test_plan_into_new(void) {
     }
 }
 
+/* The host-side cache of small blocks filled with every class it can hold: blocks of
+ * a class it has none of still come (from the pool), blocks it holds come back from
+ * it by class, and everything is counted and given back. */
+static void test_small_block_cache_by_class(void) {
+    if (!gpu_case("small blocks of 4200 size classes")) return;
+    enum { kClasses = 4200 };
+    static void *blocks[kClasses];
+    int64_t before = 0, live = 0, now = 0;
+    CHECK_STATUS(va_synchronize(-1), VA_SUCCESS);
+    CHECK_STATUS(va_release_cached(), VA_SUCCESS);
+    CHECK_STATUS(va_memory_stats(&before, &live), VA_SUCCESS);
+    int ok = 1;
+    for (int k = 0; k < kClasses; ++k) {
+        blocks[k] = ok ? dev_alloc((size_t)(k + 2) * 512) : NULL;
+        ok = ok && blocks[k] != NULL;
+    }
+    for (int k = 0; k < kClasses; ++k) dev_free(blocks[k], (size_t)(k + 2) * 512);
+    /* the cache is full by count: a class it lacks, many times; then one it has */
+    for (int round = 0; round < 100 && ok; ++round) {
+        void *p = dev_alloc(100);
+        ok = p != NULL;
+        dev_free(p, 100);
+    }
+    void *again = ok ? dev_alloc(2 * 512) : NULL;
+    if (again != NULL) {
+        double one = 2.5, back = 0;
+        if (upload(again, &one, sizeof(one)) && download(&back, again, sizeof(back)))
+            CHECK(back == 2.5, "a cached block holds what was written: %g", back);
+        dev_free(again, 2 * 512);
+    }
+    CHECK_STATUS(va_memory_stats(&now, &live), VA_SUCCESS);
+    CHECK(now == before, "every block given back: %lld against %lld bytes", (long long)now, (long long)before);
+    CHECK_STATUS(va_synchronize(-1), VA_SUCCESS);
+    CHECK_STATUS(va_release_cached(), VA_SUCCESS);
+    case_end();
+}
+
 /* n = 1 adds on device memory from this thread and from a thread of its own (a
  * thread with no CUDA context yet: its first call makes one current). */
 typedef struct {
@@ -2225,6 +2262,7 @@ int main(void) {
     test_plans();
     test_plan_into_new();
     test_small_adds_on_two_threads();
+    test_small_block_cache_by_class();
     test_c_contiguity();
     test_bad_search_arguments();
     test_sort_of_a_vast_broadcast_view();

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -65,9 +66,17 @@ va_status device_pool(int device, cudaMemPool_t *pool) {
 // allocated, so that any block the cache holds fills its class.
 constexpr size_t kSmallBlock = size_t(64) << 20;
 constexpr size_t kSmallCacheCap = size_t(1) << 30;
+constexpr size_t kSmallCacheBlocks = 4096;
+// A device's cached blocks by size class, the last one freed handed out first.
+// Found by class: one list of every class, searched from its end, took 2.9 us a
+// search on a 2-core host when 4096 blocks of other classes filled it (session 37).
+struct SmallCache {
+    std::unordered_map<size_t, std::vector<void *>> by_class;
+    size_t bytes = 0;
+    size_t blocks = 0;
+};
 std::mutex g_small_mutex;
-std::vector<std::pair<size_t, void *>> g_small_free[kMaxDevices];
-size_t g_small_cached[kMaxDevices] = {};
+SmallCache g_small[kMaxDevices];
 
 size_t small_class(size_t nbytes) {
     const size_t granule = nbytes > (size_t(1) << 20) ? (size_t(64) << 10) : 512;
@@ -76,24 +85,23 @@ size_t small_class(size_t nbytes) {
 
 void *take_small(int device, size_t size) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    auto &list = g_small_free[device];
-    for (size_t i = list.size(); i-- > 0;) {
-        if (list[i].first == size) {
-            void *p = list[i].second;
-            list[i] = list.back();
-            list.pop_back();
-            g_small_cached[device] -= size;
-            return p;
-        }
-    }
-    return nullptr;
+    SmallCache &cache = g_small[device];
+    const auto found = cache.by_class.find(size);
+    if (found == cache.by_class.end() || found->second.empty()) return nullptr;
+    void *p = found->second.back();
+    found->second.pop_back();
+    cache.bytes -= size;
+    cache.blocks -= 1;
+    return p;
 }
 
 bool keep_small(int device, size_t size, void *ptr) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    if (g_small_cached[device] + size > kSmallCacheCap || g_small_free[device].size() >= 4096) return false;
-    g_small_free[device].emplace_back(size, ptr);
-    g_small_cached[device] += size;
+    SmallCache &cache = g_small[device];
+    if (cache.bytes + size > kSmallCacheCap || cache.blocks >= kSmallCacheBlocks) return false;
+    cache.by_class[size].push_back(ptr);
+    cache.bytes += size;
+    cache.blocks += 1;
     return true;
 }
 
@@ -108,9 +116,12 @@ bool served_by_cache(int device, cudaStream_t stream) {
 // Hands the host-side cache of small blocks back to the pool (stream-ordered).
 void release_small_blocks(int device, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    for (auto &entry : g_small_free[device]) cudaFreeAsync(entry.second, stream);
-    g_small_free[device].clear();
-    g_small_cached[device] = 0;
+    SmallCache &cache = g_small[device];
+    for (auto &entry : cache.by_class)
+        for (void *p : entry.second) cudaFreeAsync(p, stream);
+    cache.by_class.clear();
+    cache.bytes = 0;
+    cache.blocks = 0;
     cudaGetLastError();
 }
 

@@ -32,6 +32,13 @@ if __import__("os").environ.get("N1_WITH_PEERS") == "1":
     torch.cuda.synchronize()
     cupy.cuda.Device().synchronize()
 
+# N1_FILL_CACHE=1 (session 37): the host-side cache of small blocks first filled with blocks
+# of 4200 other size classes (arrays made and dropped), as a long run of varied sizes leaves it.
+if __import__("os").environ.get("N1_FILL_CACHE") == "1":
+    filler = [mm.empty((k + 2) * 64) for k in range(4200)]
+    del filler
+    mm.synchronize()
+
 floor = ctypes.CDLL(sys.argv[1])
 floor.launch_floor_round.restype = ctypes.c_double
 floor.launch_floor_round.argtypes = [ctypes.c_int, ctypes.c_int]
