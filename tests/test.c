@@ -842,9 +842,10 @@ static void test_plan_into_new(void) {
     }
 }
 
-/* The host-side cache of small blocks filled with every class it can hold: blocks of
- * a class it has none of still come (from the pool), blocks it holds come back from
- * it by class, and everything is counted and given back. */
+/* The host-side cache of small blocks filled past its bounds with blocks of 4200 size
+ * classes: blocks of a class it has none of still come, blocks it holds come back
+ * from it by class and hold what is written, and everything is counted and given back
+ * (the cache's own rules: tests/small_block_cache_host.cu). */
 static void test_small_block_cache_by_class(void) {
     if (!gpu_case("small blocks of 4200 size classes")) return;
     enum { kClasses = 4200 };
@@ -859,7 +860,7 @@ static void test_small_block_cache_by_class(void) {
         ok = ok && blocks[k] != NULL;
     }
     for (int k = 0; k < kClasses; ++k) dev_free(blocks[k], (size_t)(k + 2) * 512);
-    /* the cache is full by count: a class it lacks, many times; then one it has */
+    /* the cache is full: a class it lacks, many times; then one it holds */
     for (int round = 0; round < 100 && ok; ++round) {
         void *p = dev_alloc(100);
         ok = p != NULL;

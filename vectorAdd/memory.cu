@@ -12,11 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "memory.cuh"
+#include "small_block_cache.cuh"
 
 namespace va {
 namespace {
@@ -67,16 +67,14 @@ va_status device_pool(int device, cudaMemPool_t *pool) {
 constexpr size_t kSmallBlock = size_t(64) << 20;
 constexpr size_t kSmallCacheCap = size_t(1) << 30;
 constexpr size_t kSmallCacheBlocks = 4096;
-// A device's cached blocks by size class, the last one freed handed out first.
-// Found by class: one list of every class, searched from its end, took 2.9 us a
-// search on a 2-core host when 4096 blocks of other classes filled it (session 37).
-struct SmallCache {
-    std::unordered_map<size_t, std::vector<void *>> by_class;
-    size_t bytes = 0;
-    size_t blocks = 0;
+// Found by class (one list of every class, searched from its end, took 2.9 us a search
+// on a 2-core host when 4096 blocks of other classes filled it), and when full, the
+// oldest block gives way (small_block_cache.cuh; session 37).
+struct DeviceSmallCache : SmallBlockCache {
+    DeviceSmallCache() : SmallBlockCache(kSmallCacheCap, kSmallCacheBlocks) {}
 };
 std::mutex g_small_mutex;
-SmallCache g_small[kMaxDevices];
+DeviceSmallCache g_small[kMaxDevices];
 
 size_t small_class(size_t nbytes) {
     const size_t granule = nbytes > (size_t(1) << 20) ? (size_t(64) << 10) : 512;
@@ -85,24 +83,17 @@ size_t small_class(size_t nbytes) {
 
 void *take_small(int device, size_t size) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    SmallCache &cache = g_small[device];
-    const auto found = cache.by_class.find(size);
-    if (found == cache.by_class.end() || found->second.empty()) return nullptr;
-    void *p = found->second.back();
-    found->second.pop_back();
-    cache.bytes -= size;
-    cache.blocks -= 1;
-    return p;
+    return g_small[device].take(size);
 }
 
-bool keep_small(int device, size_t size, void *ptr) {
+// Blocks pushed out go back to the pool on `stream`, the library's, where every
+// cached block was freed (served_by_cache).
+bool keep_small(int device, cudaStream_t stream, size_t size, void *ptr) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    SmallCache &cache = g_small[device];
-    if (cache.bytes + size > kSmallCacheCap || cache.blocks >= kSmallCacheBlocks) return false;
-    cache.by_class[size].push_back(ptr);
-    cache.bytes += size;
-    cache.blocks += 1;
-    return true;
+    return g_small[device].keep(size, ptr, [stream](void *out) {
+        cudaFreeAsync(out, stream);
+        cudaGetLastError();  // a failed free (after a sticky fault) must not leak into the next call
+    });
 }
 
 // Whether the host-side cache may keep or hand out a block used on `stream`.
@@ -116,12 +107,7 @@ bool served_by_cache(int device, cudaStream_t stream) {
 // Hands the host-side cache of small blocks back to the pool (stream-ordered).
 void release_small_blocks(int device, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_small_mutex);
-    SmallCache &cache = g_small[device];
-    for (auto &entry : cache.by_class)
-        for (void *p : entry.second) cudaFreeAsync(p, stream);
-    cache.by_class.clear();
-    cache.bytes = 0;
-    cache.blocks = 0;
+    g_small[device].clear([stream](void *out) { cudaFreeAsync(out, stream); });
     cudaGetLastError();
 }
 
@@ -166,7 +152,7 @@ void pool_free(int device, cudaStream_t stream, void *ptr, size_t nbytes) {
     if (small) {
         g_bytes_in_use -= static_cast<int64_t>(nbytes);
         g_live_allocations -= 1;
-        if (served_by_cache(device, stream) && keep_small(device, small_class(nbytes), ptr)) return;
+        if (served_by_cache(device, stream) && keep_small(device, stream, small_class(nbytes), ptr)) return;
         cudaFreeAsync(ptr, stream);
         cudaGetLastError();
         return;
