@@ -12,15 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "host_expect.h"
 #include "small_block_cache.cuh"
-
-#define EXPECT(cond)                                                   \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            return 1;                                                  \
-        }                                                              \
-    } while (0)
 
 namespace {
 

@@ -14,15 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "host_expect.h"
 #include "worker_pool.cuh"
-
-#define EXPECT(cond)                                                   \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            return 1;                                                  \
-        }                                                              \
-    } while (0)
 
 int main() {
     constexpr int kThreads = 7;
