@@ -135,6 +135,10 @@ def test_a_write_by_pytorch_through_dlpack_is_seen(torch):
 def test_a_write_through_the_raw_address_is_seen(cp):
     s = sum_of(1.0)
     src = np.array(9.0)
+    # A raw address carries no stream: the writer waits for the library's work first,
+    # or the sum's kernel, still queued, may land after the copy (session 38 saw 1000.0
+    # with the GPU shared by six test processes).
+    mm.synchronize()
     cp.cuda.runtime.memcpy(s.ptr, src.ctypes.data, 8, cp.cuda.runtime.memcpyHostToDevice)
     cp.cuda.Device().synchronize()
     assert float(s) == 9.0
