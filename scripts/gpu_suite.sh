@@ -57,6 +57,13 @@ grep -h -E "^(FAILED|ERROR) " "$LOGS"/pytest_*.txt | sed -E "s/^(FAILED|ERROR) /
 if [ -s "$LOGS/failed.txt" ]; then
     echo "failed in the shards:" >> "$SUMMARY"
     head -30 "$LOGS/failed.txt" >> "$SUMMARY"
+    # Each failure's first error line beside its name: the reason must reach SUMMARY,
+    # which comes back from the device, while LOGS stays on the machine (session 38
+    # needed a second call to read why the shards of the first had failed).
+    echo "why (each failure's first E line in the shards):" >> "$SUMMARY"
+    awk '/^___+ .* ___+$/ { name = $0; gsub(/^_+ | _+$/, "", name); seen = 0; next }
+         /^E / && name != "" && !seen { print name ": " substr($0, 2); seen = 1 }' \
+        "$LOGS"/pytest_*.txt | sed -E "s/ +/ /g" | cut -c1-250 | head -30 >> "$SUMMARY"
     tr "\n" "\0" < "$LOGS/failed.txt" | timeout 120 xargs -0 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider \
         > "$LOGS/rerun.txt" 2>&1
     echo "the failures alone: $(tail -1 "$LOGS/rerun.txt")" >> "$SUMMARY"
