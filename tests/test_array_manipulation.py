@@ -303,6 +303,24 @@ def test_fill(dtype, value):
     assert_same_result(d.get(), a)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("value", [0, -0.0, 1], ids=repr)
+@on_gpu
+def test_fill_of_contiguous_views_at_every_offset(dtype, value):
+    # Zeros of a 16-byte aligned run go through the packed kernel, of any other
+    # start through the copy engine's memset (vectorAdd/fill.cu): each must write
+    # its run, tail included, and nothing either side of it.
+    base = (np.arange(3 * 1024 + 37) % 7 + 1).astype(dtype)
+    for start in range(0, max(1, 16 // base.itemsize) + 1):
+        for stop in (len(base) - 1, len(base) - 16, start + 1, start):
+            a = base.copy()
+            d = myModule.asarray(base)
+            expected = outcome(lambda: a[start:stop].fill(value))
+            got = outcome(lambda: d[start:stop].fill(value))
+            assert_same_result(got, expected)
+            assert_same_result(d.get(), a)
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1, None])
 @on_gpu
 def test_concatenate(axis):

@@ -90,18 +90,29 @@ struct LinspaceValue : LinspaceTerms<C> {
 
 // ---- the kernels, generic over the value ----
 
-// One 16-byte pack a thread, every block a tile; the last block writes the tail.
+// kFillPacks 16-byte packs a thread, kThreads packs apart (each store coalesced
+// across the warp), every block a tile; the last block writes the tail. A block of
+// one pack a thread lives too briefly to hide its start and its wait for the grid
+// before it: on an H200 such blocks wrote 1e8 float64 in 241 us (ncu; 15% of the
+// warps active), where the same stores without that wait took 173 (bench/NOTES.md,
+// session 39).
+constexpr int kFillPacks = 4;
+
 template <typename T, typename Value>
 __global__ void __launch_bounds__(kThreads) write_packed(T *out, int64_t n, Value value) {
     follow_previous_grid();
     constexpr int G = Pack16<T>::kCount;
     const int64_t groups = n / G;
-    const int64_t g = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-    if (g < groups) {
-        Pack16<T> p;
+    const int64_t first = static_cast<int64_t>(blockIdx.x) * (kThreads * kFillPacks) + threadIdx.x;
 #pragma unroll
-        for (int j = 0; j < G; ++j) p.v[j] = value(g * G + j);
-        reinterpret_cast<Pack16<T> *>(out)[g] = p;
+    for (int u = 0; u < kFillPacks; ++u) {
+        const int64_t g = first + static_cast<int64_t>(u) * kThreads;
+        if (g < groups) {
+            Pack16<T> p;
+#pragma unroll
+            for (int j = 0; j < G; ++j) p.v[j] = value(g * G + j);
+            reinterpret_cast<Pack16<T> *>(out)[g] = p;
+        }
     }
     if (blockIdx.x == gridDim.x - 1) {
         for (int64_t i = groups * G + threadIdx.x; i < n; i += kThreads) out[i] = value(i);
@@ -134,7 +145,7 @@ va_status write_values(int device, cudaStream_t stream, const va_array *dst, int
         walk.ndim == 0 || (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(sizeof(T)));
     if (contiguous && reinterpret_cast<uintptr_t>(dst->data) % 16 == 0) {
         VA_CUDA_CHECK(launch_kernel(device, write_packed<T, Value>,
-                                    tiles_for(n / Pack16<T>::kCount, kThreads), kThreads, stream,
+                                    tiles_for(n / Pack16<T>::kCount, kThreads * kFillPacks), kThreads, stream,
                                     static_cast<T *>(dst->data), n, value));
     } else {
         if (walk.ndim == 0) {  // one element: a walk of one dimension of length 1
@@ -164,8 +175,12 @@ va_status fill_on_stream(int device, cudaStream_t stream, const va_array *dst, i
     make_walk(views, 1, &walk);
     const bool contiguous =
         walk.ndim == 0 || (walk.ndim == 1 && walk.strides[0][0] == static_cast<int64_t>(size));
-    if (contiguous && all_zero_bytes(value, size)) {
-        // The copy engine's memset reaches the write bound with no kernel at all.
+    // Zeros go through write_packed like any value where it takes them (contiguous,
+    // 16-byte aligned): on an H200, zeros(1e8) float64 took 172.7-173.0 us that way
+    // against 178.8-179.3 for the copy engine's memset (bench/probes/fill_library.py
+    // and fill_variants.cu; bench/NOTES.md, session 39). The memset keeps the other
+    // contiguous zeros, where write_packed would give way to write_strided.
+    if (contiguous && reinterpret_cast<uintptr_t>(dst->data) % 16 != 0 && all_zero_bytes(value, size)) {
         VA_CUDA_CHECK(cudaMemsetAsync(dst->data, 0, static_cast<size_t>(n) * size, stream));
         return VA_SUCCESS;
     }

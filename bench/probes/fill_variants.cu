@@ -1,10 +1,12 @@
-// Probe (session 38, not yet run): the shapes of a write-only kernel against the copy
+// Probe (session 38; run in session 39): the shapes of a write-only kernel against the copy
 // engine's memset, for make bench's zeros(1e8) float64 row. The library fills zeros
 // with cudaMemsetAsync (vectorAdd/fill.cu) and took 180-184 us in sessions 31-38,
 // PyTorch's fill kernel 174-178 us (1.02-1.05x; the row asks <= 1.05x). Other values
 // (ones, full, arange) go through write_packed: one 16-byte store a thread, a block a
 // tile. Timed with CUDA events, kernels back to back on one stream, the median of 7
-// repeats of 20 launches each; bytes written per second.
+// repeats of 20 launches each; bytes written per second. Session 39: the kernels with
+// the library's grid wait (tiles_dep) showed that one pack a thread costs 238-240 us
+// with it, 2-4 packs 172-174: the library's write_packed now stores 4 (kFillPacks).
 // Build and run: nvcc -O3 -std=c++17 -arch=sm_90 fill_variants.cu -o fv && ./fv
 #include <cuda_runtime.h>
 
@@ -39,6 +41,37 @@ __global__ void __launch_bounds__(kThreads) tiles(D2 *out, long long packs, V va
             else out[g] = p;
         }
     }
+}
+
+// tiles<U, false> beginning as every library kernel begins (follow_previous_grid:
+// wait for the grid before, then let the next one launch). Session 39: the
+// library's write_packed (U = 1 then) took 241 us under ncu where tiles U1 took 173.
+template <int U, typename V>
+__global__ void __launch_bounds__(kThreads) tiles_dep(D2 *out, long long packs, V value) {
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    const long long base = static_cast<long long>(blockIdx.x) * kThreads * U + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < U; ++k) {
+        const long long g = base + static_cast<long long>(k) * kThreads;
+        if (g < packs) out[g] = D2{value(2 * g), value(2 * g + 1)};
+    }
+}
+
+// Launched as the library launches: with programmatic stream serialization (PDL) or not.
+template <int U, typename V>
+void launch_dep(cudaStream_t s, D2 *out, long long packs, V value, bool pdl) {
+    const long long per_block = static_cast<long long>(kThreads) * U;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>((packs + per_block - 1) / per_block));
+    config.blockDim = dim3(kThreads);
+    config.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attr;
+    config.numAttrs = pdl ? 1 : 0;
+    cudaLaunchKernelEx(&config, tiles_dep<U, V>, out, packs, value);
 }
 
 // A grid of resident blocks striding over every pack.
@@ -94,6 +127,18 @@ int main() {
             launch_tiles<4, true>(s, out, packs, Zero{}); }), bytes);
         report("zeros: resident grid, striding", event_us(s, 20, [&](int) {
             striding<<<resident, kThreads, 0, s>>>(out, packs, Zero{}); }), bytes);
+        report("zeros: tiles U1 + grid wait, plain launch", event_us(s, 20, [&](int) {
+            launch_dep<1>(s, out, packs, Zero{}, false); }), bytes);
+        report("zeros: tiles U1 + grid wait, PDL launch", event_us(s, 20, [&](int) {
+            launch_dep<1>(s, out, packs, Zero{}, true); }), bytes);
+        report("zeros: tiles U2 + grid wait, PDL launch", event_us(s, 20, [&](int) {
+            launch_dep<2>(s, out, packs, Zero{}, true); }), bytes);
+        report("zeros: tiles U4 + grid wait, PDL launch", event_us(s, 20, [&](int) {
+            launch_dep<4>(s, out, packs, Zero{}, true); }), bytes);
+        report("zeros: tiles U8 + grid wait, PDL launch", event_us(s, 20, [&](int) {
+            launch_dep<8>(s, out, packs, Zero{}, true); }), bytes);
+        report("ramp: tiles U4 + grid wait, PDL launch", event_us(s, 20, [&](int) {
+            launch_dep<4>(s, out, packs, Ramp{}, true); }), bytes);
         report("ramp: tiles U1 (arange's shape)", event_us(s, 20, [&](int) {
             launch_tiles<1, false>(s, out, packs, Ramp{}); }), bytes);
         report("ramp: tiles U4", event_us(s, 20, [&](int) { launch_tiles<4, false>(s, out, packs, Ramp{}); }), bytes);
