@@ -31,8 +31,24 @@ echo "build: $(grep -c NVCC "$LOGS/build.txt") files compiled" >> "$SUMMARY"
 timeout 150 "$BUILD/test_c" > "$LOGS/test_c.txt" 2>&1
 echo "C tests rc=$?: $(tail -1 "$LOGS/test_c.txt")" >> "$SUMMARY"
 grep -E "FAIL" "$LOGS/test_c.txt" | head -20 >> "$SUMMARY"
+# On a host of several GPUs each shard sees them all, in an order turned by its index,
+# so that the shards' first GPU (where device arrays go by default) is not one GPU for
+# all: six shards sharing GPU 0 of a two-H200 host ran it out of memory 45 times while
+# GPU 1 idled (session 39). Tests of several GPUs still see every GPU.
+NGPUS=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU ")
+gpu_order() {
+    local first=$1 k list=""
+    for k in $(seq 0 $((NGPUS - 1))); do list="$list${list:+,}$(( (first + k) % NGPUS ))"; done
+    echo "$list"
+}
+TURN_GPUS=0
+[ "$NGPUS" -gt 1 ] && [ -z "${CUDA_VISIBLE_DEVICES+set}" ] && TURN_GPUS=1
 start=$SECONDS
 for i in $(seq 0 $((SHARDS - 1))); do
+    if [ "$TURN_GPUS" = 1 ]; then
+        export CUDA_VISIBLE_DEVICES
+        CUDA_VISIBLE_DEVICES=$(gpu_order "$i")
+    fi
     # SIGINT at the limit: pytest stops as on Ctrl-C and still prints its summary and
     # slowest tests, so that a shard cut off says how far it got and what took the time.
     # shellcheck disable=SC2086 # PYTEST_ARGS is a list of words
@@ -40,6 +56,7 @@ for i in $(seq 0 $((SHARDS - 1))); do
         -p no:cacheprovider --durations=15 \
         $PYTEST_ARGS > "$LOGS/pytest_$i.txt" 2>&1 &
 done
+[ "$TURN_GPUS" = 1 ] && unset CUDA_VISIBLE_DEVICES
 wait
 for i in $(seq 0 $((SHARDS - 1))); do
     last=$(tail -1 "$LOGS/pytest_$i.txt")
