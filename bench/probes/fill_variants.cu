@@ -58,20 +58,14 @@ __global__ void __launch_bounds__(kThreads) tiles_dep(D2 *out, long long packs, 
     }
 }
 
-// Launched as the library launches: with programmatic stream serialization (PDL) or not.
+// Launched as the library launches: with programmatic stream serialization (PDL,
+// probe_common.cuh's launch_pdl) or not.
 template <int U, typename V>
 void launch_dep(cudaStream_t s, D2 *out, long long packs, V value, bool pdl) {
     const long long per_block = static_cast<long long>(kThreads) * U;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>((packs + per_block - 1) / per_block));
-    config.blockDim = dim3(kThreads);
-    config.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attr;
-    config.numAttrs = pdl ? 1 : 0;
-    cudaLaunchKernelEx(&config, tiles_dep<U, V>, out, packs, value);
+    const unsigned grid = static_cast<unsigned>((packs + per_block - 1) / per_block);
+    if (pdl) launch_pdl(s, grid, kThreads, tiles_dep<U, V>, out, packs, value);
+    else tiles_dep<U, V><<<grid, kThreads, 0, s>>>(out, packs, value);
 }
 
 // A grid of resident blocks striding over every pack.
