@@ -54,10 +54,17 @@ PyObject *raise_status(va_status status)
             cuda_unavailable_reason(&info, message, sizeof(message));
             return raise_cuda("CudaUnavailableError", message, &info, 0);
         case VA_ERROR_OUT_OF_MEMORY:
-            PyOS_snprintf(message, sizeof(message),
-                          "%s: out of GPU memory allocating %lld bytes (after releasing the "
-                          "library's cached memory and retrying)",
-                          info.name, (long long)info.bytes);
+            /* bytes is 0 where a CUDA call that allocates for itself failed (a stream,
+             * the pipeline's buffers): its place in the library says more than a size */
+            if (info.bytes > 0) {
+                PyOS_snprintf(message, sizeof(message),
+                              "%s: out of GPU memory allocating %lld bytes (after releasing the "
+                              "library's cached memory and retrying)",
+                              info.name, (long long)info.bytes);
+            } else {
+                PyOS_snprintf(message, sizeof(message), "%s: out of GPU memory [%s:%d]", info.name,
+                              info.file != NULL ? info.file : "?", info.line);
+            }
             return raise_cuda("OutOfMemoryError", message, &info, 1);
         case VA_ERROR_CUDA_FATAL:
             PyOS_snprintf(message, sizeof(message),
@@ -73,11 +80,15 @@ PyObject *raise_status(va_status status)
             PyErr_SetString(PyExc_ImportError, message);
             return NULL;
         case VA_ERROR_CUDA:
-        default:
             PyOS_snprintf(message, sizeof(message), "%s: %s [%s:%d]", info.name, info.text,
                           info.file, info.line);
             return raise_cuda("CudaError", message, &info, 0);
+        case VA_STATUS_MAX_ENUM:
+            break;
     }
+    PyErr_Format(PyExc_SystemError, "the library returned status %d, which this extension does not know",
+                 (int)status);
+    return NULL;
 }
 
 int require_cuda(const char *what)

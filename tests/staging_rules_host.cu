@@ -2,7 +2,7 @@
 // them, printed for test_staging_rules_host.py to hold against its own reading of
 // the CPU's cache and the knobs it set: which copy a call's ring gets, how large an
 // elementwise chunk is for 1 to 4 GPUs staging at once, and how many workers a
-// reduction takes. No GPU is touched.
+// reduction and an elementwise call take. No GPU is touched.
 #include <cstdio>
 
 #include "cpu_affinity.cuh"
@@ -16,11 +16,14 @@ int main() {
                 std::printf("stream %d %d %zu %d\n", sharing, workers, mib << 20,
                             va::stage_streaming(sharing, workers, mib << 20) ? 1 : 0);
     for (int sharing = 1; sharing <= 4; ++sharing)
-        std::printf("chunk %d %zu\n", sharing, va::elementwise_chunk_bytes(sharing));
+        for (int workers : {1, 8, 12, 16})
+            std::printf("chunk %d %d %zu\n", sharing, workers, va::elementwise_chunk_bytes(sharing, workers));
     for (int workers : {1, 8, 12, 16}) {
         va::Pipeline p;
         p.workers = workers;
         std::printf("reduce %d %d\n", workers, va::reduction_workers(p));
+        for (int sharing = 1; sharing <= 4; ++sharing)
+            std::printf("elementwise %d %d %d\n", sharing, workers, va::elementwise_workers(p, sharing));
     }
     return 0;
 }

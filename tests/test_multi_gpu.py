@@ -472,6 +472,19 @@ def elementwise_chunk_oracle(cache, gpus, workers, slots=2):
     return min(max(fit, 1 << 20), 4 << 20)
 
 
+def elementwise_workers_oracle(workers, gpus, asked):
+    """The workers an elementwise call on host data takes (docs/SPEC.md): at most 8 of
+    a GPU's `workers` on one GPU, all of them where several GPUs stage at once or
+    MYMODULE_HOST_WORKERS asked for them."""
+    return workers if asked or gpus > 1 else min(workers, 8)
+
+
+def pipeline_workers(knobs):
+    """A GPU's pipeline workers: MYMODULE_HOST_WORKERS, else half the CPUs, 1 to 12."""
+    asked = int(knobs.get("MYMODULE_HOST_WORKERS", 0) or 0)
+    return min(asked, 16) if asked else max(1, min(12, (os.cpu_count() or 2) // 2))
+
+
 def staging_is_non_temporal(cache, ring):
     """The copy rule (docs/SPEC.md): non-temporal stores only where the staging ring
     is larger than a known last-level cache."""
@@ -527,8 +540,8 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
     """A call stages with non-temporal stores only where its staging ring (GPUs x
     workers x slots x the bytes a chunk stages) is larger than the CPU's last-level
     cache, and with a memcpy otherwise or where the cache is unknown (docs/SPEC.md):
-    the copy its trace reports, for add (two inputs) and sum (one) on GPU 0. sum
-    takes at most 8 workers by default."""
+    the copy its trace reports, for add (two inputs) and sum (one) on GPU 0. Both
+    take at most 8 workers there by default."""
     from gpu_helpers import run_python
     script = """
     import numpy as np
@@ -553,10 +566,12 @@ def test_staging_copy_is_non_temporal_only_where_the_ring_outgrows_the_cache(kno
         ring = workers * slots * inputs * chunk * 8
         expected = "non-temporal" if staging_is_non_temporal(cache, ring) else "memcpy"
         assert found.group(3) == expected, (line, ring, cache)
-    # A reduction takes at most 8 of the workers unless MYMODULE_HOST_WORKERS asked
-    # for more (its 64 chunks here leave none idle).
+    # On one GPU, add and sum each take at most 8 of the workers unless
+    # MYMODULE_HOST_WORKERS asked for more (their chunks here leave none idle).
     asked = "MYMODULE_HOST_WORKERS" in knobs
-    assert workers_of["sum"] == (workers_of["add"] if asked else min(workers_of["add"], 8)), where
+    workers = pipeline_workers(knobs)
+    assert workers_of["add"] == elementwise_workers_oracle(workers, 1, asked), (workers_of, where)
+    assert workers_of["sum"] == (workers if asked else min(workers, 8)), (workers_of, where)
 
 
 @pytest.mark.gpu

@@ -3,8 +3,9 @@ against this file's own reading of the CPU's cache and of the knobs it sets
 (docs/SPEC.md, the host pipeline): the copy a call's staging ring gets
 (non-temporal only where the ring outgrows the last-level cache), the elementwise
 chunk for 1 to 4 GPUs staging at once (their rings within a quarter of the cache,
-1 to 4 MiB in steps of 512 KiB) and the workers a reduction takes (at most 8 unless
-MYMODULE_HOST_WORKERS is set). The GPU tests (test_multi_gpu.py) check the same
+1 to 4 MiB in steps of 512 KiB), the workers a reduction takes (at most 8 unless
+MYMODULE_HOST_WORKERS is set) and those an elementwise call takes (at most 8 on one
+GPU, all where several GPUs stage at once or MYMODULE_HOST_WORKERS is set). The GPU tests (test_multi_gpu.py) check the same
 rules through the pipeline's trace."""
 import os
 import subprocess
@@ -12,7 +13,8 @@ import subprocess
 import pytest
 
 from host_programs import build_program
-from test_multi_gpu import elementwise_chunk_oracle, last_level_cache_bytes, staging_is_non_temporal
+from test_multi_gpu import (elementwise_chunk_oracle, elementwise_workers_oracle, last_level_cache_bytes,
+                            staging_is_non_temporal)
 
 MiB = 1 << 20
 KNOBS = ("MYMODULE_HOST_WORKERS", "MYMODULE_STAGE_SLOTS", "MYMODULE_STAGE_COPY",
@@ -53,7 +55,6 @@ def test_staging_rules_follow_the_cache_and_the_knobs(rules_exe, knobs):
     assert got[("cache",)] == cache, got[("cache",)]
     slots = int(knobs.get("MYMODULE_STAGE_SLOTS", 2))
     asked_workers = int(knobs.get("MYMODULE_HOST_WORKERS", 0))
-    workers = asked_workers or max(1, min(12, (os.cpu_count() or 2) // 2))
     copy = knobs.get("MYMODULE_STAGE_COPY")
     for key, value in got.items():
         if key[0] == "stream":
@@ -66,17 +67,20 @@ def test_staging_rules_follow_the_cache_and_the_knobs(rules_exe, knobs):
                 want = int(staging_is_non_temporal(cache, sharing * w * slots * staged))
             assert value == want, (key, value, cache, knobs)
         elif key[0] == "chunk":
-            sharing = int(key[1])
+            sharing, w = int(key[1]), int(key[2])
             if "MYMODULE_CHUNK_BYTES" in knobs:
                 want = int(knobs["MYMODULE_CHUNK_BYTES"])
             else:
-                want = elementwise_chunk_oracle(cache, sharing, workers, slots)
-            assert value == want, (key, value, cache, workers, knobs)
+                want = elementwise_chunk_oracle(cache, sharing, w, slots)
+            assert value == want, (key, value, cache, knobs)
         elif key[0] == "reduce":
             w = int(key[1])
             assert value == (w if asked_workers else min(w, 8)), (key, value, knobs)
-    # Every rule was printed: 48 rings, 4 chunk sizes, 4 worker counts and the cache.
-    assert len(got) == 48 + 4 + 4 + 1, sorted(got)
+        elif key[0] == "elementwise":
+            sharing, w = int(key[1]), int(key[2])
+            assert value == elementwise_workers_oracle(w, sharing, bool(asked_workers)), (key, value, knobs)
+    # Every rule was printed: 48 rings, 16 chunk sizes, 4 + 16 worker counts and the cache.
+    assert len(got) == 48 + 16 + 4 + 16 + 1, sorted(got)
 
 
 def test_a_larger_ring_never_turns_the_copy_back_to_memcpy(rules_exe):

@@ -196,13 +196,14 @@ va_status elementwise_pipelined(int device, int sharing, va_op op, int32_t nin, 
         inputs[k] = host_input(&in[k]);
         widest = std::max(widest, inputs[k].size);
     }
-    const int64_t chunk = chunk_elements(n, widest, p->workers, sharing);
+    const int workers = elementwise_workers(*p, sharing);
+    const int64_t chunk = chunk_elements(n, widest, workers, sharing);
     const int64_t nchunks = (n + chunk - 1) / chunk;
     size_t chunk_staged = 0;
     for (int k = 0; k < nin; ++k) chunk_staged += staged_bytes(inputs[k], chunk);
-    const bool streaming = stage_streaming(sharing, p->workers, chunk_staged);
+    const bool streaming = stage_streaming(sharing, workers, chunk_staged);
     char *out_data = static_cast<char *>(out->data);
-    return for_each_chunk(device, *p, p->workers, op, n, chunk, 0, nchunks, streaming,
+    return for_each_chunk(device, *p, workers, op, n, chunk, 0, nchunks, streaming,
                           [&](StageWorker &worker, StageSlot &slot, int64_t c, WorkerTrace *wt, int64_t &t) {
         const int64_t begin = c * chunk, count = std::min(chunk, n - begin);
         va_array views[kPipelineInputs], vo;

@@ -52,10 +52,10 @@ struct Pipeline {
 // depends on it).
 size_t chunk_bytes();
 // The most bytes of the widest element an elementwise chunk takes when `sharing`
-// GPUs stage at once: their staging rings together within a quarter of the CPU's
-// last-level cache, 1 to 4 MiB in steps of 512 KiB (of the 4 MiB buffers), or
-// MYMODULE_CHUNK_BYTES.
-size_t elementwise_chunk_bytes(int sharing);
+// GPUs stage at once, each with `workers` workers: their staging rings together
+// within a quarter of the CPU's last-level cache, 1 to 4 MiB in steps of 512 KiB
+// (of the 4 MiB buffers), or MYMODULE_CHUNK_BYTES.
+size_t elementwise_chunk_bytes(int sharing, int workers);
 // The staging memcpy of a chunk goes in pieces of this many bytes (0: in one):
 // MYMODULE_STAGE_BLOCK_BYTES. Small pieces keep glibc from non-temporal stores,
 // so that the staged bytes may still be in the CPU's cache when the GPU reads
@@ -75,6 +75,10 @@ void stage_copy(char *dst, const char *src, size_t bytes, bool streaming);
 // Workers of `p` a pipelined reduction uses: all where MYMODULE_HOST_WORKERS
 // asked for them, else at most 8.
 int reduction_workers(const Pipeline &p);
+// Workers of `p` a pipelined elementwise call staged by `sharing` GPUs at once
+// uses: all where MYMODULE_HOST_WORKERS asked for them or several GPUs share the
+// call, else at most 8.
+int elementwise_workers(const Pipeline &p, int sharing);
 
 // Slots a worker: 2, or MYMODULE_STAGE_SLOTS (1 to kMaxStageSlots), read once.
 int stage_slots();
@@ -128,7 +132,7 @@ int split_count(size_t bytes, int ndevices);
 // are combined in, are the same whatever the number of GPUs and workers.
 int64_t reduce_chunk_elements(int64_t n, size_t size);
 
-// Elements per chunk: at most elementwise_chunk_bytes(sharing) of the widest element, and small
+// Elements per chunk: at most elementwise_chunk_bytes(sharing, workers) of the widest element, and small
 // enough that every worker gets four chunks, so that filling and draining the
 // pipeline is a small part of the call.
 int64_t chunk_elements(int64_t n, size_t widest, int workers, int sharing);

@@ -45,6 +45,11 @@ CONFIGS = {
     "workers4": {"MYMODULE_HOST_WORKERS": "4"},
     "workers16": {"MYMODULE_HOST_WORKERS": "16"},
     "workers12": {"MYMODULE_HOST_WORKERS": "12"},
+    # Session 40, a 32-CPU two-H200 host: fewer workers (and so larger chunks by the
+    # rule) for add on one GPU, where 12 read 0.92-0.93x of the bound.
+    "workers8": {"MYMODULE_HOST_WORKERS": "8"},
+    "workers10": {"MYMODULE_HOST_WORKERS": "10"},
+    "workers8+chunk3m": {"MYMODULE_HOST_WORKERS": "8", "MYMODULE_CHUNK_BYTES": str(3 * MiB)},
     "stream": {"MYMODULE_STAGE_COPY": "stream"},
     "memcpy": {"MYMODULE_STAGE_COPY": "memcpy"},
     "stream+workers16": {"MYMODULE_STAGE_COPY": "stream", "MYMODULE_HOST_WORKERS": "16"},
