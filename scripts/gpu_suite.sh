@@ -5,6 +5,9 @@
 # failure of the shards run again alone (a process that shares the GPU with the
 # other shards now and then finds its memory taken), then the tests that compare the GPU's
 # free memory, which must run alone. Every GPU test must run: MYMODULE_REQUIRE_GPU=1.
+# While the shards run, every GPU's used memory is sampled beside each shard's timeline
+# of tests; where a shard ran out of GPU memory, scripts/gpu_memory_peaks.py's names of
+# the tests under way when a GPU was fullest go to SUMMARY.
 # A line a step goes to SUMMARY; the logs stay in LOGS, and LOGS/tails.txt gathers the
 # end of each (the slowest tests, the failures) in one file: the device tool brings back
 # at most 8 files from $OUT, so keep LOGS outside it and copy tails.txt there.
@@ -43,7 +46,18 @@ gpu_order() {
 }
 TURN_GPUS=0
 [ "$NGPUS" -gt 1 ] && [ -z "${CUDA_VISIBLE_DEVICES+set}" ] && TURN_GPUS=1
+# Every GPU's used memory twice a second while the shards run, beside each shard's
+# timeline of tests (tests/conftest.py): scripts/gpu_memory_peaks.py names the tests
+# under way when a GPU filled up.
+rm -f "$LOGS"/timeline_*.txt "$LOGS/gpu_memory.csv"
+SAMPLER=""
+if command -v nvidia-smi > /dev/null 2>&1; then
+    nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv,noheader,nounits \
+        -lms 500 > "$LOGS/gpu_memory.csv" 2> /dev/null &
+    SAMPLER=$!
+fi
 start=$SECONDS
+SHARD_PIDS=()
 for i in $(seq 0 $((SHARDS - 1))); do
     if [ "$TURN_GPUS" = 1 ]; then
         export CUDA_VISIBLE_DEVICES
@@ -52,12 +66,16 @@ for i in $(seq 0 $((SHARDS - 1))); do
     # SIGINT at the limit: pytest stops as on Ctrl-C and still prints its summary and
     # slowest tests, so that a shard cut off says how far it got and what took the time.
     # shellcheck disable=SC2086 # PYTEST_ARGS is a list of words
-    MYMODULE_TEST_SHARD=$i/$SHARDS timeout -s INT -k 20 "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE \
+    MYMODULE_TEST_SHARD=$i/$SHARDS MYMODULE_TEST_TIMELINE=$LOGS/timeline_$i.txt \
+        timeout -s INT -k 20 "$SHARD_SECONDS" "$PYTHON" -m pytest -q -rfE \
         -p no:cacheprovider --durations=15 \
         $PYTEST_ARGS > "$LOGS/pytest_$i.txt" 2>&1 &
+    SHARD_PIDS+=($!)
 done
 [ "$TURN_GPUS" = 1 ] && unset CUDA_VISIBLE_DEVICES
-wait
+wait "${SHARD_PIDS[@]}"
+[ -n "$SAMPLER" ] && kill "$SAMPLER" 2> /dev/null
+"$PYTHON" scripts/gpu_memory_peaks.py "$LOGS" > "$LOGS/gpu_memory_peaks.txt" 2>&1
 for i in $(seq 0 $((SHARDS - 1))); do
     last=$(tail -1 "$LOGS/pytest_$i.txt")
     if grep -q "KeyboardInterrupt" "$LOGS/pytest_$i.txt"; then
@@ -84,12 +102,17 @@ if [ -s "$LOGS/failed.txt" ]; then
     tr "\n" "\0" < "$LOGS/failed.txt" | timeout 120 xargs -0 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider \
         > "$LOGS/rerun.txt" 2>&1
     echo "the failures alone: $(tail -1 "$LOGS/rerun.txt")" >> "$SUMMARY"
+    # Out of memory in the shards: what each shard ran while a GPU was fullest.
+    if grep -q "OutOfMemoryError" "$LOGS"/pytest_*.txt; then
+        "$PYTHON" scripts/gpu_memory_peaks.py "$LOGS" --spells 2 | head -40 >> "$SUMMARY"
+    fi
     grep -E "^(FAILED|ERROR) " "$LOGS/rerun.txt" | cut -c1-300 | head >> "$SUMMARY"
 fi
 timeout 90 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -m gpu_memory_alone tests > "$LOGS/alone.txt" 2>&1
 echo "gpu_memory_alone: $(tail -1 "$LOGS/alone.txt")" >> "$SUMMARY"
 grep -E "^(FAILED|ERROR) " "$LOGS/alone.txt" | cut -c1-300 >> "$SUMMARY"
-for f in "$LOGS"/build.txt "$LOGS"/test_c.txt "$LOGS"/pytest_*.txt "$LOGS"/rerun.txt "$LOGS"/alone.txt; do
+for f in "$LOGS"/build.txt "$LOGS"/test_c.txt "$LOGS"/pytest_*.txt "$LOGS"/rerun.txt "$LOGS"/alone.txt \
+         "$LOGS"/gpu_memory_peaks.txt; do
     [ -f "$f" ] || continue
     echo "===== $(basename "$f")"
     tail -c 6000 "$f"

@@ -183,6 +183,31 @@ def pytest_collection_modifyitems(config, items):
     items[:] = [item for item, m in zip(items, mine) if m]
 
 
+#: MYMODULE_TEST_TIMELINE=path: each test's start time and id, a line each, appended
+#: to path. scripts/gpu_suite.sh gives every shard one and samples the GPUs' memory
+#: beside them, so that scripts/gpu_memory_peaks.py can say which tests were running
+#: when a GPU shared by the shards filled up (out-of-memory failures of small
+#: requests in every sharded run since session 23, each passing alone).
+_TIMELINE = os.environ.get("MYMODULE_TEST_TIMELINE", "")
+_timeline_file = []
+
+
+def pytest_runtest_logstart(nodeid, location):
+    if not _TIMELINE:
+        return
+    import time
+    if not _timeline_file:
+        _timeline_file.append(open(_TIMELINE, "a", buffering=1, encoding="utf-8"))
+    _timeline_file[0].write("%.3f %s\n" % (time.time(), nodeid))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _timeline_file:
+        import time
+        _timeline_file[0].write("%.3f (end)\n" % time.time())
+        _timeline_file.pop().close()
+
+
 _interrupted = []
 
 
