@@ -172,7 +172,7 @@ static int count_indexed(const Item *items, int nitems, const int *array_dims, i
             case ITEM_SLICE: ++n; break;
             case ITEM_ARRAY: n += array_dims[i]; break;
             case ITEM_ELLIPSIS: ++ellipses; break;
-            default: break;
+            case ITEM_NONE: break; /* a new axis consumes no dimension of the array */
         }
     }
     if (ellipses > 1) {
