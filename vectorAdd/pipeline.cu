@@ -51,7 +51,7 @@ int reduction_workers(const Pipeline &p) {
     // 155.3-157.2 and 95.6-96.4 with 12 (session 28, two runs; bench/NOTES.md),
     // while add on two GPUs wants its 12 (196-200 ms against 235-253). Which
     // worker takes a chunk changes no bit. An asked MYMODULE_HOST_WORKERS is kept.
-    return asked_workers() > 0 ? p.workers : std::min(p.workers, 8);
+    return asked_workers() > 0 ? p.workers : std::min(p.workers, kOneLinkWorkers);
 }
 
 int elementwise_workers(const Pipeline &p, int sharing) {
@@ -63,7 +63,7 @@ int elementwise_workers(const Pipeline &p, int sharing) {
     // against 220.2 with 8 (session 40; session 28 saw the same). A 16-CPU host
     // has 8 workers and does not change. An asked MYMODULE_HOST_WORKERS is kept.
     if (asked_workers() > 0 || sharing > 1) return p.workers;
-    return std::min(p.workers, 8);
+    return std::min(p.workers, kOneLinkWorkers);
 }
 
 int stage_slots() {

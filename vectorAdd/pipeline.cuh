@@ -17,6 +17,10 @@
 namespace va {
 
 constexpr int kMaxWorkers = 16;  // MYMODULE_HOST_WORKERS may ask for up to this many
+// The workers that feed one GPU's link where nothing asked for a number: a
+// reduction's, and an elementwise call's that one GPU stages alone (sessions 28
+// and 40, bench/NOTES.md; reduction_workers and elementwise_workers say why).
+constexpr int kOneLinkWorkers = 8;
 constexpr size_t kSmallBytes = size_t(1) << 20;   // zero-copy staging per device
 // Inputs a slot stages: operations with more take the plain upload route.
 constexpr int kPipelineInputs = 2;
@@ -73,11 +77,11 @@ bool stage_streaming(int sharing, int workers, size_t chunk_staged_bytes);
 void stage_copy(char *dst, const char *src, size_t bytes, bool streaming);
 
 // Workers of `p` a pipelined reduction uses: all where MYMODULE_HOST_WORKERS
-// asked for them, else at most 8.
+// asked for them, else at most kOneLinkWorkers.
 int reduction_workers(const Pipeline &p);
 // Workers of `p` a pipelined elementwise call staged by `sharing` GPUs at once
 // uses: all where MYMODULE_HOST_WORKERS asked for them or several GPUs share the
-// call, else at most 8.
+// call, else at most kOneLinkWorkers.
 int elementwise_workers(const Pipeline &p, int sharing);
 
 // Slots a worker: 2, or MYMODULE_STAGE_SLOTS (1 to kMaxStageSlots), read once.
