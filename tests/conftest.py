@@ -20,6 +20,7 @@ import glob
 import os
 import re
 import sys
+import time
 import zlib
 
 import numpy as np
@@ -195,7 +196,6 @@ _timeline_file = []
 def pytest_runtest_logstart(nodeid, location):
     if not _TIMELINE:
         return
-    import time
     if not _timeline_file:
         _timeline_file.append(open(_TIMELINE, "a", buffering=1, encoding="utf-8"))
     _timeline_file[0].write("%.3f %s\n" % (time.time(), nodeid))
@@ -203,7 +203,6 @@ def pytest_runtest_logstart(nodeid, location):
 
 def pytest_sessionfinish(session, exitstatus):
     if _timeline_file:
-        import time
         _timeline_file[0].write("%.3f (end)\n" % time.time())
         _timeline_file.pop().close()
 
